@@ -1,0 +1,265 @@
+"""The product environment: several services composed with namespaced tools and a joint state.
+
+`step` is the one path every agent, test and benchmark uses: parse -> look up -> validate ->
+dispatch -> serialize. It never raises, and a failed call is rolled back through the step journal,
+so the state is exactly as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import orjson
+
+from compoworld.services.fake import DataGen
+from compoworld.services.service import Context, Record, Service
+from compoworld.services.tool import ArgumentError, ToolError, ToolSpec
+
+SEP = "__"
+State = dict[str, dict[str, dict[str, Record]]]
+
+
+@dataclass(slots=True)
+class Observation:
+    """What the agent sees after a call. `content` is the JSON text put in the tool message."""
+
+    tool: str
+    ok: bool
+    content: str
+    data: Any = None
+    error: str | None = None
+    error_kind: str | None = None
+    simulated: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tool": self.tool,
+            "ok": self.ok,
+            "content": self.content,
+            "error": self.error,
+            "error_kind": self.error_kind,
+            "simulated": self.simulated,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    id: str = ""
+
+    def as_openai(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": orjson.dumps(self.arguments).decode()},
+        }
+
+
+class CallFormatError(Exception):
+    pass
+
+
+def parse_call(call: Any) -> tuple[str, Any]:
+    """Accept a ToolCall, `{"name", "arguments"}` or an OpenAI `{"function": {...}}` tool call."""
+    if isinstance(call, ToolCall):
+        return call.name, call.arguments
+    if not isinstance(call, Mapping):
+        raise CallFormatError("a tool call must be an object with 'name' and 'arguments'")
+    fn = call.get("function", call)
+    if not isinstance(fn, Mapping):
+        raise CallFormatError("'function' must be an object with 'name' and 'arguments'")
+    name = fn.get("name")
+    if not isinstance(name, str) or not name:
+        raise CallFormatError("the tool call has no tool name")
+    args = fn.get("arguments", {})
+    if args is None or args == "":
+        args = {}
+    if isinstance(args, (str, bytes)):
+        try:
+            args = orjson.loads(args)
+        except orjson.JSONDecodeError as exc:
+            raise CallFormatError(f"arguments of {name} are not valid JSON: {exc}") from None
+    return name, args
+
+
+_INITIAL_CACHE: dict[tuple[str, str, int, float], dict[str, dict[str, Record]]] = {}
+
+
+def generated_state(cls: type[Service], seed: int, scale: float = 1.0) -> dict[str, dict[str, Record]]:
+    """The seeded initial state of one service (memoized: records are immutable, so it is shared)."""
+    key = (cls.name, cls.version, seed, scale)
+    cached = _INITIAL_CACHE.get(key)
+    if cached is None:
+        ctx = Context(seed)
+        svc = cls(ctx)
+        svc.load({})
+        gen = DataGen(seed, cls.name, ctx.clock.datetime(), scale)
+        for coll, rows in svc.generate(gen).items():
+            table = svc.db[coll]
+            for row in rows:
+                table.insert(row)
+        ctx.journal.entries.clear()
+        cached = svc.dump()
+        if len(_INITIAL_CACHE) > 4096:
+            _INITIAL_CACHE.clear()
+        _INITIAL_CACHE[key] = cached
+    return cached
+
+
+def canonical_json(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def state_hash(state: State) -> str:
+    return hashlib.sha256(canonical_json(state)).hexdigest()
+
+
+def diff_states(before: State, after: State) -> list[dict[str, Any]]:
+    """Structural diff: one entry per added, removed or changed record, with the changed fields."""
+    changes: list[dict[str, Any]] = []
+    for svc in sorted(set(before) | set(after)):
+        b_svc, a_svc = before.get(svc, {}), after.get(svc, {})
+        for coll in sorted(set(b_svc) | set(a_svc)):
+            b, a = b_svc.get(coll, {}), a_svc.get(coll, {})
+            if b is a:
+                continue
+            for key in sorted(set(b) | set(a)):
+                old, new = b.get(key), a.get(key)
+                if old is new or old == new:
+                    continue
+                entry: dict[str, Any] = {"service": svc, "collection": coll, "id": key}
+                if old is None:
+                    entry.update(op="added", record=new)
+                elif new is None:
+                    entry.update(op="removed", record=old)
+                else:
+                    fields = {f: [old.get(f), new.get(f)] for f in sorted(set(old) | set(new)) if old.get(f) != new.get(f)}
+                    entry.update(op="changed", fields=fields)
+                changes.append(entry)
+    return changes
+
+
+class Environment:
+    """Compose services into one environment with namespaced tools (`crm__find_companies`)."""
+
+    def __init__(self, services: Sequence[type[Service]], seed: int = 0, scale: float = 1.0) -> None:
+        names = [s.name for s in services]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate services in {names}")
+        self.service_classes = {s.name: s for s in services}
+        self.scale = scale
+        self.seed = seed
+        self.ctx = Context(seed)
+        self.services: dict[str, Service] = {}
+        self._tools: dict[str, tuple[Service, ToolSpec, Any]] = {}
+        self._catalog_openai: list[dict[str, Any]] | None = None
+        self.reset(seed)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, initial_state: Mapping[str, Any] | None = None) -> str:
+        """Start over: seeded data for every service, or the given state for the services it names.
+        Returns the initial state hash."""
+        self.seed = self.seed if seed is None else seed
+        self.ctx = Context(self.seed)
+        self.services = {}
+        self._tools = {}
+        given = dict(initial_state or {})
+        unknown = set(given) - set(self.service_classes)
+        if unknown:
+            raise ValueError(f"initial state names services not in this environment: {sorted(unknown)}")
+        for name, cls in self.service_classes.items():
+            svc = cls(self.ctx)
+            if name in given:
+                svc.load(cls.validate_state(_keyed(given[name])))
+            else:
+                svc.load(generated_state(cls, self.seed, self.scale))
+            self.services[name] = svc
+            for tname, spec in svc.specs().items():
+                self._tools[f"{name}{SEP}{tname}"] = (svc, spec, getattr(svc, spec.method))
+        return self.state_hash()
+
+    def step(self, call: Any) -> Observation:
+        """Run one tool call. Never raises; a failed call changes nothing."""
+        self.ctx.clock.tick()
+        try:
+            name, args = parse_call(call)
+        except CallFormatError as exc:
+            return _error("?", str(exc), "malformed_call")
+        entry = self._tools.get(name)
+        if entry is None:
+            return _error(name, self._unknown_tool(name), "unknown_tool")
+        svc, spec, fn = entry
+        journal = self.ctx.journal
+        try:
+            kwargs = spec.validate(args if isinstance(args, dict) else _not_object(args))
+            result = fn(**kwargs)
+            content = orjson.dumps(result).decode()
+        except ToolError as exc:
+            journal.rollback()
+            return _error(name, str(exc), exc.kind)
+        except Exception as exc:  # a defect in a service must not crash the episode or leak a partial write
+            journal.rollback()
+            return _error(name, f"the tool failed internally ({type(exc).__name__}: {exc})", "internal_error")
+        journal.entries.clear()
+        return Observation(name, True, content, result, simulated=spec.kind == "world_model")
+
+    def _unknown_tool(self, name: str) -> str:
+        svc, _, tool_name = name.partition(SEP)
+        if svc in self.services:
+            near = sorted(t for t in self.services[svc].specs() if tool_name and (tool_name in t or t in tool_name))
+            hint = f" Tools of {svc} like it: {', '.join(near[:5])}." if near else f" {svc} has: {', '.join(sorted(self.services[svc].specs())[:12])}."
+            return f"unknown tool '{name}'.{hint}"
+        return f"unknown tool '{name}'. Tools are named service{SEP}tool; services here: {', '.join(self.services)}."
+
+    # -- state -------------------------------------------------------------------------------
+    def state(self) -> State:
+        """A snapshot of the joint state (shallow copies; records are immutable)."""
+        return {name: svc.dump() for name, svc in self.services.items()}
+
+    def state_hash(self) -> str:
+        return state_hash({name: {c: t.rows for c, t in svc.db.items()} for name, svc in self.services.items()})
+
+    @staticmethod
+    def diff(before: State, after: State) -> list[dict[str, Any]]:
+        return diff_states(before, after)
+
+    # -- catalogs ----------------------------------------------------------------------------
+    def tool_specs(self) -> dict[str, ToolSpec]:
+        return {name: spec for name, (_, spec, _) in self._tools.items()}
+
+    def tools_openai(self) -> list[dict[str, Any]]:
+        if self._catalog_openai is None:
+            self._catalog_openai = [spec.openai(name) for name, spec in self.tool_specs().items()]
+        return self._catalog_openai
+
+    def tools_mcp(self) -> dict[str, Any]:
+        return {"tools": [spec.mcp(name) for name, spec in self.tool_specs().items()]}
+
+
+def _keyed(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Accept collections as {id: record} or as [record, ...]."""
+    out: dict[str, Any] = {}
+    for coll, rows in data.items():
+        if isinstance(rows, list):
+            out[coll] = {str(r.get("id")): r for r in rows if isinstance(r, Mapping)}
+        else:
+            out[coll] = rows
+    return out
+
+
+def _not_object(args: Any) -> dict[str, Any]:
+    raise ArgumentError(f"arguments must be a JSON object, got {type(args).__name__}")
+
+
+def _error(tool: str, message: str, kind: str) -> Observation:
+    return Observation(tool, False, orjson.dumps({"error": message, "kind": kind}).decode(), None, message, kind)
+
+
+def compose(names: Iterable[str], seed: int = 0, scale: float = 1.0) -> Environment:
+    """An environment of the named services (library or compiled)."""
+    from compoworld.services.registry import get_service
+
+    return Environment([get_service(n) for n in names], seed=seed, scale=scale)
