@@ -64,10 +64,19 @@ class Table:
         return row
 
     def find(self, **equals: Any) -> list[Record]:
+        if len(equals) == 1:  # the common case, kept free of per-row generator overhead
+            (k, v), = equals.items()
+            return [r for r in self.rows.values() if r.get(k) == v]
         items = equals.items()
         return [r for r in self.rows.values() if all(r.get(k) == v for k, v in items)]
 
     def first(self, **equals: Any) -> Record | None:
+        if len(equals) == 1:
+            (k, v), = equals.items()
+            for r in self.rows.values():
+                if r.get(k) == v:
+                    return r
+            return None
         items = equals.items()
         return next((r for r in self.rows.values() if all(r.get(k) == v for k, v in items)), None)
 

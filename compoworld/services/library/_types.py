@@ -60,4 +60,11 @@ def matches(query: str | None, *fields: Any) -> bool:
     if not query:
         return True
     q = query.lower()
-    return any(q in str(f).lower() for f in fields if f is not None)
+    for f in fields:
+        if f is not None and q in str(f).lower():
+            return True
+    return False
+
+
+# -- appended for the business services (invoicing, inventory, procurement, ...) --------------
+Sku = Annotated[str, Sem("code"), StringConstraints(pattern=r"^[A-Z0-9][A-Z0-9-]{1,31}$")]

@@ -171,7 +171,6 @@ class Crm(Service):
                 if matches(query, c["name"], c["email"], c["title"])
                 and (company_id is None or c["company_id"] == company_id)
                 and (status is None or c["status"] == status)]
-        rows.sort(key=lambda c: c["updated_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)
@@ -195,7 +194,7 @@ class Crm(Service):
             title: Job title.
         """
         self.db["companies"].require(company_id)
-        if self.db["contacts"].first(email=email, status="active"):
+        if any(c["email"] == email and c["status"] == "active" for c in self.db["contacts"]):
             raise ToolError(f"an active contact with email {email} already exists")
         return self.db["contacts"].insert({"company_id": company_id, "name": name, "email": email, "phone": phone,
                                             "title": title, "status": "active", "updated_at": self.now()})

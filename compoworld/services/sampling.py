@@ -1,0 +1,132 @@
+"""Plausible arguments for a tool, drawn from its schema and the current state.
+
+Used by benchmarks, verification and the task designer, which need many *valid* calls without
+hand-writing them: ids come from the table whose entity the parameter's semantic type names, emails
+and names from existing records (the tool's own service first), dates lie ahead of the clock and an
+end follows its start.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from compoworld.services.environment import Environment
+from compoworld.services.tool import ToolSpec
+
+# Types whose values must be fresh to be useful (a new title), not copied from existing records.
+FRESH = {"title", "text", "query", "json"}
+END_WORDS = ("end", "until", "to_date", "finish", "due", "check_out", "return")
+
+
+def values_by_semantics(env: Environment) -> dict[str, list[Any]]:
+    """Semantic type -> values present in the state (ids by entity, fields by type); also keyed
+    `service:type` for values of one service."""
+    pool: dict[str, list[Any]] = {}
+    for svc_name, svc in env.services.items():
+        field_sems: dict[str, str] = {}
+        for spec in svc.specs().values():
+            for path, sem in spec.output_semantics.items():
+                key = path.rsplit(".", 1)[-1]
+                if key != "id":  # an id's type depends on its collection: taken from the table below
+                    field_sems.setdefault(key, sem)
+        for table in svc.db.values():
+            pool.setdefault(f"{svc_name}.{table.entity}_id", []).extend(list(table.rows)[:50])
+            for row in list(table.rows.values())[:50]:
+                for key, value in row.items():
+                    sem = field_sems.get(key)
+                    if sem and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                        pool.setdefault(sem, []).append(value)
+                        pool.setdefault(f"{svc_name}:{sem}", []).append(value)
+    return pool
+
+
+class _Sampler:
+    def __init__(self, env: Environment, rng: random.Random, pool: dict[str, list[Any]], service: str | None) -> None:
+        self.env, self.rng, self.pool, self.service = env, rng, pool, service
+        self.last_time: Any = None
+
+    def when(self, sem: str, name: str) -> str:
+        """Dates ahead of the seeded clock; an end-like parameter follows the start it comes after."""
+        if self.last_time is not None and any(w in name.lower() for w in END_WORDS):
+            when = self.last_time + (timedelta(hours=1) if sem == "datetime" else timedelta(days=2))
+        else:
+            when = self.env.ctx.clock.datetime() + timedelta(days=self.rng.randint(3, 40))
+            when = when.replace(hour=self.rng.randint(9, 15), minute=0, second=0)
+        self.last_time = when
+        return when.strftime("%Y-%m-%d") if sem == "date" else when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def value(self, name: str, schema: dict[str, Any], sem: str | None) -> Any:
+        sem = sem or schema.get("x-semantic-type")
+        if "enum" in schema:
+            return self.rng.choice(schema["enum"])
+        if "const" in schema:
+            return schema["const"]
+        for combo in ("anyOf", "oneOf"):
+            if combo in schema:
+                options = [s for s in schema[combo] if s.get("type") != "null"] or schema[combo]
+                return self.value(name, options[0], sem)
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "string")
+        if sem in ("date", "datetime") and kind in (None, "string"):
+            return self.when(sem, name)
+        if sem and sem not in FRESH and kind not in ("array", "object"):
+            values = self.pool.get(f"{self.service}:{sem}") or self.pool.get(sem)
+            if values:
+                return self.rng.choice(values)
+        if kind == "integer":
+            lo = int(schema.get("minimum", 1))
+            return self.rng.randint(lo, int(min(schema.get("maximum", lo + 20), lo + 20)))
+        if kind == "number":
+            lo = float(schema.get("minimum", 1))
+            return float(self.rng.randint(int(lo) + 1, int(min(schema.get("maximum", lo + 500), lo + 500))))
+        if kind == "boolean":
+            return self.rng.random() < 0.5
+        if kind == "array":
+            item = schema.get("items", {"type": "string"})
+            return [self.value(name, item, None) for _ in range(max(1, schema.get("minItems", 1)))]
+        if kind == "object":
+            props = schema.get("properties", {})
+            return {k: self.value(k, v, None) for k, v in props.items() if k in schema.get("required", [])}
+        fmt = schema.get("format")
+        if fmt == "email":
+            return f"user{self.rng.randint(1, 999)}@example.com"
+        if fmt == "uri":
+            return f"https://example.com/{self.rng.randint(1, 999)}"
+        return f"{name.replace('_', ' ').capitalize()} {self.rng.randint(100, 999)}"
+
+
+def sample_arguments(spec: ToolSpec, env: Environment, rng: random.Random, pool: dict[str, list[Any]] | None = None,
+                     optional_p: float = 0.3, service: str | None = None) -> dict[str, Any]:
+    """Required parameters always, optional ones with probability `optional_p`. Values of a semantic
+    type come from the tool's own service first (a chat DM goes to a chat user), then the world."""
+    sampler = _Sampler(env, rng, values_by_semantics(env) if pool is None else pool, service)
+    props = spec.input_schema.get("properties", {})
+    required = set(spec.input_schema.get("required", []))
+    args: dict[str, Any] = {}
+    for name, schema in props.items():
+        if name in required or rng.random() < optional_p:
+            args[name] = sampler.value(name, schema, spec.param_semantics.get(name))
+    return args
+
+
+def valid_sequence(env: Environment, rng: random.Random, read_only: bool, per_tool: int = 20, tries: int = 8) -> list[dict[str, Any]]:
+    """Calls of the wanted kind that succeed, in order, from the environment's current state.
+
+    Replaying the list after resetting to the same state succeeds call for call (the environment is
+    deterministic), which is what a throughput benchmark needs. The environment is left modified.
+    """
+    pool = values_by_semantics(env)
+    out: list[dict[str, Any]] = []
+    specs = [(n, s) for n, s in env.tool_specs().items() if s.read_only == read_only and s.kind == "deterministic"]
+    for _ in range(per_tool):
+        for name, spec in specs:
+            for attempt in range(tries):
+                args = sample_arguments(spec, env, rng, pool, optional_p=0.0 if attempt < tries // 2 else 0.5, service=name.split("__")[0])
+                call = {"name": name, "arguments": args}
+                if env.step(call).ok:
+                    out.append(call)
+                    break
+    return out

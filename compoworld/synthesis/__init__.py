@@ -1,0 +1,1 @@
+"""Synthesis: MCP specifications -> executable, verified services (see `run_synth`)."""

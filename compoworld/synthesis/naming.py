@@ -1,0 +1,143 @@
+"""Words and names: tokenizing tool/parameter names, singular/plural nouns, slugs and short unique names."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Iterable
+
+_CAMEL1 = re.compile(r"([a-z0-9])([A-Z])")
+_CAMEL2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+_IDENT = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
+
+
+def words(name: str) -> list[str]:
+    """`getUserByID`, `get-user_by.id` -> ['get', 'user', 'by', 'id'] (ASCII words only)."""
+    s = _CAMEL2.sub(r"\1_\2", _CAMEL1.sub(r"\1_\2", name))
+    return [w for w in _NON_ALNUM.split(s.lower()) if w]
+
+
+def snake(name: str) -> str:
+    """A snake_case identifier for a name; never empty, never starts with a digit."""
+    out = "_".join(words(name))
+    if not out:
+        out = "x" + hashlib.sha1(name.encode("utf-8", "replace")).hexdigest()[:6]
+    if out[0].isdigit():
+        out = "n" + out
+    return out
+
+
+def short_hash(text: str, n: int = 4) -> str:
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()[:n]
+
+
+def is_identifier(name: str) -> bool:
+    return bool(_IDENT.match(name))
+
+
+def tool_identifier(name: str) -> str:
+    """An MCP/OpenAI-safe tool name (`[a-zA-Z][a-zA-Z0-9_]*`), keeping the original when it already is one."""
+    if is_identifier(name) and "__" not in name:
+        return name
+    out = re.sub(r"_+", "_", re.sub(r"[^a-zA-Z0-9_]+", "_", name)).strip("_")
+    if not out or not out[0].isalpha():
+        out = "t_" + out if out else "t_" + short_hash(name)
+    return out
+
+
+def shorten(name: str, budget: int) -> str:
+    """Cut a name to `budget` chars deterministically: keep a readable head and a hash of the whole."""
+    if len(name) <= budget:
+        return name
+    tag = short_hash(name, 5)
+    head = name[: max(1, budget - len(tag) - 1)].rstrip("_")
+    return f"{head}_{tag}"[:budget]
+
+
+def unique(name: str, taken: set[str], budget: int = 64) -> str:
+    """`name`, or `name_2`, `name_3`... (within budget) so that it is not in `taken`; records it."""
+    cand = shorten(name, budget)
+    i = 2
+    while cand in taken:
+        suffix = f"_{i}"
+        cand = shorten(name, budget - len(suffix)) + suffix
+        i += 1
+    taken.add(cand)
+    return cand
+
+
+# -- nouns ------------------------------------------------------------------------------------
+
+_IRREGULAR = {
+    "people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
+    "geese": "goose", "feet": "foot", "teeth": "tooth", "indices": "index", "vertices": "vertex",
+    "matrices": "matrix", "criteria": "criterion", "phenomena": "phenomenon", "analyses": "analysis",
+    "theses": "thesis", "diagnoses": "diagnosis", "leaves": "leaf", "lives": "life", "knives": "knife",
+    "wives": "wife", "halves": "half", "shelves": "shelf", "wolves": "wolf", "quizzes": "quiz",
+    "statuses": "status", "aliases": "alias", "buses": "bus", "viruses": "virus", "addresses": "address",
+    "processes": "process", "classes": "class", "businesses": "business", "accesses": "access",
+    "boxes": "box", "taxes": "tax", "indexes": "index", "caches": "cache", "databases": "database",
+    "releases": "release", "responses": "response", "licenses": "license", "courses": "course",
+    "resources": "resource", "sources": "source", "services": "service", "devices": "device",
+    "invoices": "invoice", "prices": "price", "spaces": "space", "places": "place", "pages": "page",
+    "messages": "message", "images": "image", "packages": "package", "changes": "change",
+    "purchases": "purchase", "cases": "case", "phases": "phase", "bases": "base", "uses": "use",
+    "issues": "issue", "values": "value", "queues": "queue", "files": "file", "profiles": "profile",
+    "types": "type", "notes": "note", "nodes": "node", "modules": "module", "rules": "rule",
+    "schedules": "schedule", "tables": "table", "titles": "title", "articles": "article",
+    "vehicles": "vehicle", "movies": "movie", "cookies": "cookie", "stories": "story", "series": "series",
+    "species": "species", "news": "news", "data": "data", "metadata": "metadata", "media": "media",
+    "analytics": "analytics", "statistics": "statistics", "stats": "stats", "details": "detail",
+    "settings": "setting", "lyrics": "lyrics", "goods": "goods", "glasses": "glass", "passes": "pass",
+}
+_KEEP_S = ("ss", "us", "is", "os", "as", "ws", "ics")
+
+
+def singular(word: str) -> str:
+    w = word.lower()
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if len(w) <= 3 or not w.endswith("s") or w.endswith(_KEEP_S):
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return w[:-2]
+    return w[:-1]
+
+
+def is_plural(word: str) -> bool:
+    w = word.lower()
+    if w in ("news", "series", "species", "data", "metadata", "media", "analytics", "statistics", "stats", "lyrics"):
+        return w != "media" and w not in ("metadata",)
+    return singular(w) != w
+
+
+def plural(word: str) -> str:
+    w = word.lower()
+    for pl, sg in _IRREGULAR.items():
+        if sg == w and pl != w:
+            return pl
+    if w.endswith(("s", "x", "z", "ch", "sh")):
+        return w + "es"
+    if w.endswith("y") and len(w) > 1 and w[-2] not in "aeiou":
+        return w[:-1] + "ies"
+    return w + "s"
+
+
+def slugify(text: str, budget: int = 24, drop: Iterable[str] = ()) -> str:
+    """A service name: lowercase `[a-z][a-z0-9_]*`, <= budget chars, without filler words."""
+    dropped = set(drop)
+    toks = [t for t in words(text) if t not in dropped] or words(text) or ["service"]
+    out = ""
+    for t in toks:
+        nxt = f"{out}_{t}" if out else t
+        if len(nxt) > budget:
+            break
+        out = nxt
+    if not out:
+        out = toks[0][:budget]
+    if not out[0].isalpha():
+        out = ("s" + out)[:budget]
+    return out

@@ -1,0 +1,93 @@
+"""The service plan: what the compiler inferred from one MCP server, in a form that is cached as JSON
+and turned into a `Service` class without recompiling anything."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Op = Literal["create", "get", "list", "update", "delete", "transition", "compute", "lookup", "action", "world_model"]
+ParamRole = Literal[
+    "key",  # locates the target record (with the other keys)
+    "ref",  # names a record of another collection (checked to exist when that collection is owned)
+    "field",  # a value written to the record
+    "filter",  # equality filter on a list
+    "min", "max",  # range filter bounds on a list
+    "query",  # free-text search
+    "limit", "offset", "page", "cursor", "sort", "order",
+    "arg",  # an input of a computation, lookup or action
+    "option",  # changes presentation only; ignored
+]
+FieldRole = Literal["id", "key", "seq", "ref", "status", "created", "updated", "title", "data"]
+
+
+class FieldPlan(BaseModel):
+    name: str
+    shape: dict[str, Any] = Field(default_factory=dict)  # loosened JSON schema of the stored value
+    sem: str | None = None
+    role: FieldRole = "data"
+    ref: str | None = None  # referenced collection for role=ref
+    gen: str = ""  # value-generator hint (see world.py)
+
+
+class EntityPlan(BaseModel):
+    collection: str
+    entity: str
+    prefix: str
+    fields: list[FieldPlan]
+    world: bool = False  # nothing creates it: a seeded outside-world table; lookups of unknown keys are derived
+    statuses: list[str] = Field(default_factory=list)
+    size: int = 8
+    topic: str = ""  # template that shaped the fields (weather, price, paper...)
+
+    def field(self, name: str) -> FieldPlan | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+class ParamPlan(BaseModel):
+    name: str  # as in the input schema
+    role: ParamRole
+    field: str | None = None
+    collection: str | None = None
+
+
+class ToolPlan(BaseModel):
+    name: str  # exposed name (identifier, fits the 64-char namespaced limit)
+    original: str  # as declared by the server
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    op: Op
+    collection: str | None = None
+    params: list[ParamPlan] = Field(default_factory=list)
+    target_status: str | None = None
+    compute: str | None = None
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    verb: str = ""
+    many: bool = False  # create from a list of items / get a batch
+
+    @property
+    def kind(self) -> str:
+        return "world_model" if self.op == "world_model" else "deterministic"
+
+    def by_role(self, *roles: str) -> list[ParamPlan]:
+        return [p for p in self.params if p.role in roles]
+
+
+class ServicePlan(BaseModel):
+    name: str
+    title: str
+    description: str
+    domain: str
+    source_id: str
+    forks: list[str] = Field(default_factory=list)
+    categories: list[str] = Field(default_factory=list)
+    version: str = "1.0"
+    entities: list[EntityPlan] = Field(default_factory=list)
+    tools: list[ToolPlan] = Field(default_factory=list)
+
+    def entity(self, collection: str | None) -> EntityPlan | None:
+        return next((e for e in self.entities if e.collection == collection), None) if collection else None

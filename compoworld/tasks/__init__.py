@@ -1,0 +1,1 @@
+"""Cross-service task factory: dependency graph, random walks, explore/design/probe/submit."""

@@ -1,0 +1,556 @@
+"""Design phase: turn a walk into initial states, a plan (the reference solution) and a rubric.
+
+The designer works in a scratch environment and simulates every step as it adds it, so each plan
+step is known to succeed on the state it will meet. Values flow along the walk: each visit finds a
+record by the value the previous visit produced (planting one where needed) and hands one of its
+fields to the next visit; the last visit, and some in between, write with the value they receive.
+A revisit updates a record read earlier, so the value read then is stale afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timedelta
+from dataclasses import dataclass, field
+from typing import Any
+
+from compoworld.services.environment import Environment
+from compoworld.services.sampling import END_WORDS, sample_arguments, values_by_semantics
+from compoworld.services.semantics import NON_JOINING
+from compoworld.services.service import Service
+from compoworld.tasks.checks import matching
+from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
+from compoworld.tasks.instruction import Phrase
+from compoworld.tasks.model import Check, Criterion, Extract, PlanStep, Walk, Where
+from compoworld.tasks.solution import pick, resolve
+
+TEXT_SEMS = {"title", "text"}
+TYPE_WEIGHT = {"email": 8.0, "person_name": 4.0, "company_name": 4.0, "title": 2.0, "date": 1.5}
+
+
+class DesignError(Exception):
+    """The walk could not be instantiated; `reason` is recorded with the rejection."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Carry:
+    var: str
+    sem: str
+    value: Any
+    field: str  # the field it was read from, for the instruction
+    entity: str
+    service: str
+    visit: int
+
+
+@dataclass
+class Design:
+    env: Environment
+    initial: dict[str, Any]
+    plan: list[PlanStep] = field(default_factory=list)
+    criteria: list[Criterion] = field(default_factory=list)
+    bindings: dict[str, Any] = field(default_factory=dict)
+    stale: dict[str, Any] = field(default_factory=dict)
+    phrases: list[Phrase] = field(default_factory=list)
+    planted: list[dict[str, Any]] = field(default_factory=list)
+    edge_types: list[str] = field(default_factory=list)
+    read_records: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # service -> (collection, id, var)
+
+
+class Designer:
+    def __init__(self, walk: Walk, classes: dict[str, type[Service]], seed: int, write_p: float = 0.5) -> None:
+        self.walk = walk
+        self.seed = seed
+        self.rng = random.Random(f"design/{seed}")
+        self.write_p = write_p
+        self.profiles: dict[str, ServiceProfile] = {s: profile(classes[s]) for s in walk.services}
+        env = Environment([classes[s] for s in sorted(set(walk.services) | set(walk.distractors))], seed=seed)
+        self.d = Design(env=env, initial=env.state())
+        self._n = 0
+        self.visits: list[str] = []
+        self.last_failure = ""
+        self.require_stale = False
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def var(self) -> str:
+        self._n += 1
+        return f"v{self._n}"
+
+    def table(self, service: str, coll: str):
+        return self.d.env.services[service].db[coll]
+
+    def entity(self, service: str, coll: str) -> str:
+        return self.table(service, coll).entity
+
+    def run(self, step: PlanStep) -> Any:
+        """Simulate a step; on success keep it in the plan and bind its extractions."""
+        obs = self.d.env.step({"name": step.tool, "arguments": resolve(step.arguments, self.d.bindings)})
+        if not obs.ok:
+            raise DesignError(f"step failed:{step.tool.split('__')[1]}:{obs.error_kind}")
+        for ex in step.extract:
+            value = pick(obs.data, ex, self.d.bindings)
+            if value is None:
+                raise DesignError("extract:no match")
+            self.d.bindings[ex.var] = value
+        self.d.plan.append(step)
+        return obs.data
+
+    def plant(self, service: str, coll: str, template: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+        """Add a record to the initial state (outside any step: it is part of the world, not an action)."""
+        table = self.table(service, coll)
+        rid = table.new_id()
+        while rid in table.rows:
+            table.seq += 1
+            rid = table.new_id()
+        table.seq += 1
+        rec = {**template, **changes, "id": rid}
+        table.rows[rid] = rec
+        self.d.planted.append({"service": service, "collection": coll, "record": rec})
+        return rec
+
+    def fresh_value(self, service: str, coll: str, fld: str, avoid: set[Any]) -> Any:
+        """A realistic value for a field, unused in the collection: borrowed from elsewhere in the world."""
+        table = self.table(service, coll)
+        sem = self.profiles[service].field_sems.get(coll, {}).get(fld)
+        if sem in ("date", "datetime"):  # ahead of the clock, so actions that refuse the past accept it
+            when = self.d.env.ctx.clock.datetime() + timedelta(days=self.rng.randint(5, 60))
+            return when.strftime("%Y-%m-%d") if sem == "date" else when.replace(hour=self.rng.randint(9, 15), minute=0, second=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+        used = {r.get(fld) for r in table} | avoid
+        pool = [v for v in values_by_semantics(self.d.env).get(sem or "", []) if v not in used and isinstance(v, type(next(iter(table)).get(fld)))]
+        if pool:
+            return self.rng.choice(pool)
+        return None
+
+    # -- visits ----------------------------------------------------------------------------------
+    def first_lookup(self, i: int, service: str, out_sems: list[str]) -> Carry:
+        prof = self.profiles[service]
+        named = [lk for lk in prof.lookups if lk.key_field in prof.key_fields.get(lk.collection, [])]
+        by_value = [lk for lk in prof.lookups if lk not in named and _joinable(prof.field_sems.get(lk.collection, {}).get(lk.key_field, ""))]
+        self.rng.shuffle(named)
+        self.rng.shuffle(by_value)
+        for lk in named + by_value:
+            fields = self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field})
+            rows = [r for r in self.table(service, lk.collection) if isinstance(r.get(lk.key_field), str)]
+            self.rng.shuffle(rows)
+            for rec in rows[:12]:
+                key = rec[lk.key_field]
+                if sum(1 for r in rows if str(r.get(lk.key_field)).lower() == key.lower()) != 1:
+                    continue
+                usable = [f for f in fields if self.usable(service, lk.collection, f, rec.get(f))]
+                if not usable:
+                    continue
+                out = self.choose_out(service, lk.collection, usable)
+                v = self.var()
+                step = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key},
+                                extract=[Extract(var=v, field=out, path=lk.path, match={lk.key_field: key})], purpose="lookup",
+                                reasoning=f"I'll look up the {self.entity(service, lk.collection)} {_h(lk.key_field)} '{key}' in {service} to get its {_h(out)}.")
+                try:
+                    self.run(step)
+                except DesignError:
+                    self.d.plan = self.d.plan[:-1] if self.d.plan and self.d.plan[-1] is step else self.d.plan
+                    continue
+                self.d.read_records[service] = (lk.collection, rec["id"], v)
+                ent = self.entity(service, lk.collection)
+                self.d.phrases.append(Phrase("find", service=service, entity=ent, key_field=lk.key_field, key=key, field=out))
+                return Carry(v, prof.field_sems[lk.collection][out], self.d.bindings[v], out, ent, service, i)
+        raise DesignError("no first lookup")
+
+    def choose_out(self, service: str, coll: str, fields: list[str]) -> str:
+        """Which field to hand on: types many services take in keep the walk open, so they weigh more."""
+        sems = self.profiles[service].field_sems.get(coll, {})
+        weights = [TYPE_WEIGHT.get(sems.get(f, ""), 1.0) for f in fields]
+        return self.rng.choices(fields, weights=weights)[0]
+
+    def usable(self, service: str, coll: str, fld: str, value: Any) -> bool:
+        """A value worth carrying: a plain scalar, and for dates one still ahead of the clock."""
+        if not _scalar(value):
+            return False
+        if self.profiles[service].field_sems.get(coll, {}).get(fld) in ("date", "datetime"):
+            return str(value) >= self.d.env.ctx.clock.today()
+        return True
+
+    def out_fields(self, service: str, coll: str, sems: list[str], exclude: set[str]) -> list[str]:
+        fs = self.profiles[service].field_sems.get(coll, {})
+        return [f for f, s in fs.items() if s in sems and f not in exclude]
+
+    def keyed_lookup(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry:
+        prof = self.profiles[service]
+        options = [lk for lk in prof.lookups if prof.field_sems.get(lk.collection, {}).get(lk.key_field) == carry.sem]
+        self.rng.shuffle(options)
+        for lk in options:
+            fields = self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field})
+            if not fields:
+                continue
+            table = self.table(service, lk.collection)
+            existing = [r for r in table if _same(r.get(lk.key_field), carry.value)]
+            out = self.choose_out(service, lk.collection, fields)
+            if len(existing) == 1 and self.usable(service, lk.collection, out, existing[0].get(out)):
+                rec = existing[0]
+            elif not existing:
+                template = self.rng.choice(list(table.rows.values()))
+                if not _scalar(template.get(out)):
+                    continue
+                value = self.fresh_value(service, lk.collection, out, avoid=set())
+                rec = self.plant(service, lk.collection, template, {lk.key_field: carry.value, **({out: value} if value is not None else {})})
+            else:
+                continue
+            self.decoy_for_stale(service, lk, carry, out, rec)
+            v = self.var()
+            step = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: {"$var": carry.var}},
+                            extract=[Extract(var=v, field=out, path=lk.path, match={lk.key_field: {"$var": carry.var}})],
+                            reasoning=f"Now I'll find the {self.entity(service, lk.collection)} in {service} whose {_h(lk.key_field)} is the {_h(carry.field)} I found, and read its {_h(out)}.")
+            try:
+                self.run(step)
+            except DesignError:
+                continue
+            self.d.read_records.setdefault(service, (lk.collection, rec["id"], v))
+            ent = self.entity(service, lk.collection)
+            self.d.phrases.append(Phrase("follow", service=service, entity=ent, key_field=lk.key_field, field=out, prev=carry.field))
+            return Carry(v, prof.field_sems[lk.collection][out], self.d.bindings[v], out, ent, service, i)
+        raise DesignError(f"no lookup keyed by {carry.sem}")
+
+    def decoy_for_stale(self, service: str, lk: Lookup, carry: Carry, out: str, rec: dict[str, Any]) -> None:
+        """If the incoming value replaced a stale one, plant a record keyed by the stale value, so an agent
+        that kept the old value follows the wrong trail."""
+        stale = self.d.stale.get(carry.var)
+        if stale is None or any(_same(r.get(lk.key_field), stale) for r in self.table(service, lk.collection)):
+            return
+        value = self.fresh_value(service, lk.collection, out, avoid={rec.get(out)})
+        if value is not None:
+            self.plant(service, lk.collection, rec, {lk.key_field: stale, out: value})
+
+    def action(self, i: int, service: str, carry: Carry, op: str = "added") -> Action:
+        """Write with the carried value; the effect becomes a goal criterion (and 'exactly one' a negative)."""
+        prof = self.profiles[service]
+        options = [a for a in prof.actions if any(prof_sem == carry.sem for p, prof_sem in a.param_sems.items() if p in a.param_fields and p != a.target_param)]
+        self.rng.shuffle(options)
+        options.sort(key=lambda a: a.op != op)  # preferred kind first, the other as a fallback
+        for act in options:
+            param = next(p for p, s in act.param_sems.items() if p in act.param_fields and s == carry.sem and p != act.target_param)
+            for attempt in range(4):
+                if attempt == 2:
+                    self.support(service, carry)
+                mark = self.mark()
+                try:
+                    self._try_action(i, service, act, param, carry)
+                    return act
+                except DesignError as exc:
+                    self.restore(mark)
+                    self.last_failure = exc.reason
+        raise DesignError(f"no action consuming {carry.sem}")
+
+    def mark(self) -> tuple[Any, ...]:
+        d = self.d
+        return (len(d.plan), len(d.criteria), len(d.phrases), len(d.planted), dict(d.bindings), dict(d.stale),
+                dict(d.read_records), d.env.state())
+
+    def restore(self, mark: tuple[Any, ...]) -> None:
+        """Undo a failed attempt: plan, rubric, phrases, plants, bindings and the simulated state."""
+        n_plan, n_crit, n_phr, n_plant, bindings, stale, reads, state = mark
+        del self.d.plan[n_plan:]
+        del self.d.criteria[n_crit:]
+        del self.d.phrases[n_phr:]
+        del self.d.planted[n_plant:]
+        self.d.bindings, self.d.stale, self.d.read_records = bindings, stale, reads
+        for name, svc in self.d.env.services.items():
+            svc.load(state[name])
+
+    def _try_action(self, i: int, service: str, act: Action, param: str, carry: Carry) -> None:
+        spec = self.d.env.services[service].specs()[act.tool.split("__", 1)[1]]
+        args = sample_arguments(spec, self.d.env, self.rng, values_by_semantics(self.d.env), optional_p=0.0, service=service)
+        args = {k: v for k, v in args.items() if k in spec.input_schema.get("required", [])}
+        literals: dict[str, Any] = {}
+        for p, f in act.param_fields.items():
+            if p != param and act.param_sems.get(p) in TEXT_SEMS:
+                literals[p] = _literal(self.rng, p)
+        args.update(literals)
+        table = self.table(service, act.collection)
+        names = self.profiles[service].key_fields.get(act.collection, [])
+        for p, f in act.param_fields.items():  # a new record must not collide with an existing one's name
+            if p != param and p in args and f in names and any(_same(r.get(f), args[p]) for r in table):
+                args[p] = self.unused(service, act.collection, f, act.param_sems.get(p, ""), args[p])
+        if carry.sem in ("date", "datetime"):
+            for p in args:
+                if p != param and spec.param_semantics.get(p) in ("date", "datetime") and any(w in p.lower() for w in END_WORDS):
+                    args[p] = _after(carry.value, spec.param_semantics[p])
+        hidden = {str(v).lower() for v in self.d.bindings.values() if isinstance(v, str)}
+        for p, v in list(args.items()):  # a literal must never give away a value the agent has to discover
+            if isinstance(v, str) and v.lower() in hidden and p != param:
+                raise DesignError("literal collides with a discovered value")
+        args[param] = {"$var": carry.var}
+        # Same-service ids the agent must resolve first: find them by a name a person would use.
+        pre: list[PlanStep] = []
+        refs: list[tuple[str, str, str]] = []
+        for p, v in list(args.items()):
+            sem = spec.param_semantics.get(p, "")
+            if p != param and sem.startswith(f"{service}.") and isinstance(v, str):
+                found = self._resolve_id(i, service, sem, v)
+                if found is None:
+                    raise DesignError(f"no named lookup for {sem}")
+                step, var, desc = found
+                pre.append(step)
+                args[p] = {"$var": var}
+                refs.append((p, desc[0], desc[1]))
+        for step in pre:
+            self.run(step)
+        before = self.d.env.state()
+        self.run(PlanStep(visit=i, service=service, tool=act.tool, arguments=args, purpose="write",
+                          reasoning=f"I have what I need; I'll {_verb(act.tool)} in {service} with {_h(param)} set to the {_h(carry.field)}."))
+        after = self.d.env.state()
+        coll = act.collection
+        ent = self.entity(service, coll)
+        n = len(self.d.criteria)
+        if act.op == "added":
+            new = [r for k, r in after[service][coll].items() if k not in before[service][coll]]
+            if not new:
+                raise DesignError("action added nothing")
+            rec = new[0]
+            where = [Where(field=act.param_fields[param], value=carry.value)]
+            where += [Where(field=act.param_fields[p], value=v) for p, v in literals.items() if p in act.param_fields and rec.get(act.param_fields[p]) == v]
+            self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", check=Check(kind="record_exists", service=service, collection=coll, where=where),
+                                             description=f"{service}: a {ent} exists with " + ", ".join(f"{w.field} = {w.value!r}" for w in where)))
+            # Some actions add more than one record (a sent mail and its inbox copy): count what the design saw.
+            count = len(matching(after, Check(kind="count_equals", service=service, collection=coll, where=where)))
+            self.d.criteria.append(Criterion(id=f"c{n + 2}", kind="negative", check=Check(kind="count_equals", service=service, collection=coll, where=where, count=count),
+                                             description=f"{service}: no duplicate {ent} (exactly {count} such record{'s' if count > 1 else ''})"))
+        else:
+            changed = [k for k, r in after[service][coll].items() if before[service][coll].get(k) != r]
+            if len(changed) != 1:
+                raise DesignError("action changed no single record")
+            rid = changed[0]
+            where = [Where(field=act.param_fields[param], value=carry.value)]
+            self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", check=Check(kind="field_equals", service=service, collection=coll, record_id=rid, where=where),
+                                             description=f"{service}: {ent} {rid} has {where[0].field} = {carry.value!r}"))
+        stale = self.d.stale.get(carry.var)
+        if stale is not None:
+            bad = [Where(field=act.param_fields[param], value=stale)]
+            self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="negative", check=Check(kind="record_absent", service=service, collection=coll, where=bad),
+                                             description=f"{service}: no {ent} uses the outdated {_h(carry.field)}"))
+        lit = {p: v for p, v in literals.items()}
+        other = {p: v for p, v in args.items() if p not in lit and p != param and not isinstance(v, dict) and p not in {r[0] for r in refs}}
+        self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, literals=lit, other=other, refs=refs))
+
+    def support(self, service: str, carry: Carry) -> None:
+        """Make the carried value known to this service where a business rule needs it (the person also
+        has a chat account, the company is also an invoicing customer): plant a record that names it."""
+        prof = self.profiles[service]
+        for coll, fields in prof.field_sems.items():
+            keys = [f for f, sem in fields.items() if sem == carry.sem and f in prof.key_fields.get(coll, [])]
+            table = self.table(service, coll)
+            if not keys or not table.rows or any(_same(r.get(keys[0]), carry.value) for r in table):
+                continue
+            template = self.rng.choice(list(table.rows.values()))
+            self.plant(service, coll, template, {keys[0]: carry.value})
+
+    def unused(self, service: str, coll: str, fld: str, sem: str, current: Any) -> Any:
+        """A value of the same type that no record of the collection has in this field."""
+        taken = {str(r.get(fld)).lower() for r in self.table(service, coll)}
+        pool = [v for v in values_by_semantics(self.d.env).get(sem, []) if isinstance(v, str) and v.lower() not in taken]
+        if pool:
+            return self.rng.choice(pool)
+        return f"{current} {self.rng.randint(2, 99)}" if isinstance(current, str) else current
+
+    def _resolve_id(self, i: int, service: str, sem: str, rid: str) -> tuple[PlanStep, str, tuple[str, str]] | None:
+        entity = sem.split(".", 1)[1][: -len("_id")]
+        prof = self.profiles[service]
+        for lk in prof.lookups:
+            table = self.table(service, lk.collection)
+            if table.entity != entity or lk.key_field not in prof.key_fields.get(lk.collection, []):
+                continue
+            rec = table.get(rid)
+            if rec is None or not isinstance(rec.get(lk.key_field), str):
+                continue
+            key = rec[lk.key_field]
+            if sum(1 for r in table if str(r.get(lk.key_field)).lower() == key.lower()) != 1:
+                continue
+            v = self.var()
+            step = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key},
+                            extract=[Extract(var=v, field="id", path=lk.path, match={lk.key_field: key})],
+                            reasoning=f"First I need the id of the {entity} '{key}'.")
+            return step, v, (entity, f"{_h(lk.key_field)} '{key}'")
+        return None
+
+    def revisit_update(self, i: int, service: str, carry: Carry) -> Carry | None:
+        """Update the record read at the first visit with the carried value: what was read then is stale."""
+        read = self.d.read_records.get(service)
+        if read is None:
+            return None
+        coll, rid, _ = read
+        prof = self.profiles[service]
+        for act in prof.actions:
+            if act.op != "changed" or act.collection != coll:
+                continue
+            for p, f in act.param_fields.items():
+                if act.param_sems.get(p) != carry.sem or f == "id":
+                    continue
+                old = self.table(service, coll).require(rid).get(f)
+                if old is None or _same(old, carry.value):
+                    continue
+                step_args = {act.target_param: rid, p: {"$var": carry.var}}
+                v = self.var()
+                step = PlanStep(visit=i, service=service, tool=act.tool, arguments=step_args, purpose="update",
+                                extract=[Extract(var=v, field=f, path="")],
+                                reasoning=f"The {_h(f)} on file in {service} is outdated; I'll update it to the {_h(carry.field)} I just found.")
+                mark = len(self.d.plan)
+                try:
+                    self.run(step)
+                except DesignError:
+                    del self.d.plan[mark:]
+                    continue
+                self.d.stale[v] = old
+                ent = self.entity(service, coll)
+                n = len(self.d.criteria)
+                self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", description=f"{service}: {ent} {rid} has {f} = {carry.value!r}",
+                                                 check=Check(kind="field_equals", service=service, collection=coll, record_id=rid,
+                                                             where=[Where(field=f, value=carry.value)])))
+                self.d.phrases.append(Phrase("update", service=service, entity=ent, field=f, prev=carry.field))
+                return Carry(v, carry.sem, carry.value, f, ent, service, i)
+        return None
+
+    # -- the whole walk --------------------------------------------------------------------------
+    def design(self) -> Design:
+        """Realize the walk: its services and length are fixed; the visit order is chosen step by step
+        among the moves the graph allows (a different service each time, every service covered, and
+        at least one revisit that makes an earlier value stale), keeping only moves that simulate."""
+        w = self.walk
+        length = len(w.visits)
+        selected = list(w.services)
+        visits: list[str] = []
+        carry: Carry | None = None
+        for i in range(length):
+            options = self.allowed(visits, selected, length)
+            self.rng.shuffle(options)
+            if not self.d.stale and i >= 2:  # a revisit that can go stale first, while none has
+                options.sort(key=lambda s: s not in visits)
+            elif self.rng.random() < 0.6:
+                options.sort(key=lambda s: s in visits)
+            for service in options:
+                # Hand on only what a service allowed next can take in.
+                nxt = self.allowed(visits + [service], selected, length) if i < length - 1 else []
+                out_sems = self.consumable(nxt, last=i + 1 == length - 1)
+                mark = self.mark()
+                try:
+                    carry = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits)
+                except DesignError as exc:
+                    self.restore(mark)
+                    self.last_failure = exc.reason
+                    continue
+                visits.append(service)
+                if i < length - 1:
+                    self.d.edge_types.append(carry.sem)
+                break
+            else:
+                raise DesignError(f"stuck at visit {i}" if i else "no first lookup")
+        if not self.d.stale and self.require_stale:
+            raise DesignError("no stale revisit")
+        self.visits = visits
+        final = self.d.env.state()
+        for c in self.d.criteria:  # a later visit may add to what an earlier count saw: count at the end
+            if c.check.kind == "count_equals":
+                c.check.count = len(matching(final, c.check))
+                c.description = f"{c.check.service}: no duplicate {self.entity(c.check.service, c.check.collection)} (exactly {c.check.count} such)"
+        n = len(self.d.criteria)
+        self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="negative", description="the distractor services are left untouched",
+                                         check=Check(kind="services_unchanged", services=sorted(w.distractors))))
+        return self.d
+
+    def visit(self, i: int, service: str, carry: Carry | None, out_sems: list[str], last: bool, revisit: bool) -> Carry:
+        if carry is None:
+            return self.first_lookup(i, service, out_sems)
+        if last:
+            self.action(i, service, carry)
+            return carry
+        if revisit:
+            updated = self.revisit_update(i, service, carry)
+            if updated is not None:
+                return updated
+        return self.middle(i, service, carry, out_sems)
+
+    @staticmethod
+    def allowed(visits: list[str], selected: list[str], length: int) -> list[str]:
+        """Services the next visit may go to: not the current one, and new ones only while needed."""
+        options = [s for s in selected if not visits or s != visits[-1]]
+        uncovered = [s for s in selected if s not in visits]
+        if len(uncovered) >= length - len(visits):
+            options = [s for s in options if s in uncovered]
+        return options
+
+    def consumable(self, services: list[str], last: bool) -> list[str]:
+        """Types one of these services can take in: as an action's input, or mid-walk also as a lookup key."""
+        out: set[str] = set()
+        for s in services:
+            prof = self.profiles[s]
+            out |= {t for a in prof.actions for p, t in a.param_sems.items() if p in a.param_fields and p != a.target_param}
+            if not last:
+                out |= {prof.field_sems.get(lk.collection, {}).get(lk.key_field, "") for lk in prof.lookups}
+        return sorted(t for t in out if _joinable(t))
+
+    def middle(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry:
+        """A visit mid-walk uses the carried value and hands on the next one. Preferred: a lookup keyed on
+        it (after writing with it, sometimes). Else it writes with the value, or only reads, and hands on
+        a field of a record a person names."""
+        if self.rng.random() < self.write_p:
+            self.try_action(i, service, carry)
+        try:
+            return self.keyed_lookup(i, service, carry, out_sems)
+        except DesignError:
+            pass
+        return self.first_lookup(i, service, out_sems)
+
+    def try_action(self, i: int, service: str, carry: Carry) -> bool:
+        mark = self.mark()
+        try:
+            self.action(i, service, carry)
+            return True
+        except DesignError:
+            self.restore(mark)
+            return False
+
+
+def _after(value: Any, sem: str) -> Any:
+    """A moment after a carried date or datetime: an end that follows its start."""
+    text = str(value)
+    try:
+        if "T" in text:
+            start = datetime.strptime(text[:19], "%Y-%m-%dT%H:%M:%S")
+        else:
+            start = datetime.combine(date.fromisoformat(text[:10]), datetime.min.time()).replace(hour=9)
+    except ValueError:
+        return value
+    end = start + (timedelta(hours=1) if sem == "datetime" and "T" in text else timedelta(days=2))
+    return end.strftime("%Y-%m-%dT%H:%M:%SZ") if sem == "datetime" else end.strftime("%Y-%m-%d")
+
+
+def _joinable(sem: str) -> bool:
+    return bool(sem) and sem not in NON_JOINING and "." not in sem
+
+
+def _scalar(v: Any) -> bool:
+    return isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""
+
+
+def _same(a: Any, b: Any) -> bool:
+    from compoworld.tasks.checks import same
+
+    return same(a, b)
+
+
+def _h(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _verb(tool: str) -> str:
+    return tool.split("__", 1)[1].replace("_", " ")
+
+
+_LITERAL_WORDS = ["Q3 renewal", "Escalation follow-up", "Vendor review", "Onboarding kickoff", "Budget check-in",
+                  "Contract question", "Audit prep", "Pricing update", "Partner sync", "Launch retro", "Security review",
+                  "Invoice query", "Hiring debrief", "Quarterly planning", "Customer feedback"]
+
+
+def _literal(rng: random.Random, param: str) -> str:
+    return f"{rng.choice(_LITERAL_WORDS)} #{rng.randint(100, 999)}"

@@ -1,0 +1,215 @@
+"""The task factory: sample a walk, explore, design, probe, submit. Pure and seeded."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from typing import Any, Callable, Iterator
+
+from pydantic import BaseModel, Field
+
+from compoworld.services.environment import Environment, generated_state
+from compoworld.services.registry import all_services
+from compoworld.services.service import Service
+from compoworld.tasks.checks import score
+from compoworld.tasks.design import Designer, DesignError
+from compoworld.tasks.graph import build_graph
+from compoworld.tasks.instruction import leaks, render
+from compoworld.tasks.model import PhaseRecord, Task
+from compoworld.tasks.solution import execute
+from compoworld.tasks.walk import WalkConfig, sample_walk
+
+
+class TaskConfig(BaseModel):
+    n: int = 100
+    seed: int = 0
+    services_from: str = Field("library", pattern="^(library|compiled|all)$")
+    walk: WalkConfig = WalkConfig()
+    world_seeds: int = 32  # tasks share a few seeded worlds (cached); traps and plants make each one unique
+    write_p: float = 0.5
+    design_attempts: int = 12
+
+
+class Rejection(BaseModel):
+    index: int
+    phase: str
+    reason: str
+    walk: dict[str, Any] | None = None
+
+
+def initial_state(task: Task, classes: dict[str, type[Service]]) -> dict[str, Any]:
+    """The full initial state of the services the task changed: seeded state plus the task's records."""
+    out: dict[str, Any] = {}
+    for svc, colls in task.initial_state.items():
+        base = generated_state(classes[svc], task.seed)
+        merged = {c: dict(rows) for c, rows in base.items()}
+        for coll, rows in colls.items():
+            merged.setdefault(coll, {}).update(rows)
+        out[svc] = merged
+    return out
+
+
+def build_env(task: Task, classes: dict[str, type[Service]]) -> Environment:
+    env = Environment([classes[s] for s in task.environment_services], seed=task.seed)
+    env.reset(task.seed, initial_state(task, classes))
+    return env
+
+
+def probe(task: Task, classes: dict[str, type[Service]]) -> tuple[list[str], dict[str, Any]]:
+    """Acceptance: the reference passes every criterion in a fresh environment, doing nothing fails,
+    the stale-value solution fails, distractors stay untouched, and the instruction leaks nothing."""
+    problems: list[str] = []
+    env = build_env(task, classes)
+    start = env.state()
+    run = execute(task.plan, env)
+    final = env.state()
+    ref = score(task.rubric, start, final)
+    if not all(ref):
+        problems.append("reference fails " + ",".join(c.id for c, ok in zip(task.rubric, ref) if not ok))
+    if not any(c.kind == "negative" for c in task.rubric):
+        problems.append("no negative criterion")
+    nothing = score(task.rubric, start, start)
+    if all(nothing):
+        problems.append("do-nothing passes")
+    stale_ok = None
+    if task.stale:
+        env2 = build_env(task, classes)
+        execute(task.plan, env2, overrides=task.stale)
+        stale_ok = all(score(task.rubric, start, env2.state()))
+        if stale_ok:
+            problems.append("stale solution passes")
+    if any(start.get(s) != final.get(s) for s in task.distractors):
+        problems.append("distractor touched")
+    leaked = leaks(task.instruction, hidden_values(task))
+    if leaked:
+        problems.append("instruction leaks a hidden value")
+    detail = {"reference": ref, "do_nothing": nothing, "stale_passes": stale_ok, "steps": len(task.plan),
+              "failed_calls": sum(not o.ok for o in run.observations)}
+    return problems, detail
+
+
+def hidden_values(task: Task) -> list[Any]:
+    return _hidden(task.plan, task.bindings)
+
+
+def _hidden(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
+    """Values the agent must discover: bound from observations and never given as a literal argument."""
+    given: set[str] = set()
+
+    def collect(value: Any) -> None:
+        if isinstance(value, dict) and set(value) != {"$var"}:
+            for v in value.values():
+                collect(v)
+        elif isinstance(value, list):
+            for v in value:
+                collect(v)
+        elif isinstance(value, str):
+            given.add(value.lower())
+
+    for step in plan:
+        collect(step.arguments)
+    return [v for v in bindings.values() if not (isinstance(v, str) and v.lower() in given)]
+
+
+def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], graph: Any) -> Task:
+    """Design one task; a walk the designer cannot instantiate is replaced by a fresh one (seeded), up
+    to `design_attempts` times, and the last reason is raised."""
+    rng = random.Random(f"task/{cfg.seed}/{index}")
+    reason = "no walk"
+    for attempt in range(cfg.design_attempts):
+        walk = sample_walk(graph, rng, cfg.walk)
+        if walk is None:
+            continue
+        world = rng.randrange(cfg.world_seeds)
+        designer = Designer(walk, classes, seed=world, write_p=cfg.write_p)
+        designer.rng = random.Random(f"design/{cfg.seed}/{index}/{attempt}")
+        try:
+            d = designer.design()
+        except DesignError as exc:
+            reason = exc.reason
+            continue
+        instruction = render(d.phrases, designer.rng)
+        if leaks(instruction, _hidden(d.plan, d.bindings)):
+            reason = "instruction leak"
+            continue
+        walk = walk.model_copy(update={"visits": designer.visits, "services": list(dict.fromkeys(designer.visits)),
+                                       "revisits": [i for i, v in enumerate(designer.visits) if v in designer.visits[:i]]})
+        return _submit(walk, world, designer, d, attempt, instruction)
+    raise DesignError(reason)
+
+
+def _submit(walk: Any, world: int, designer: Designer, d: Any, attempt: int, instruction: str) -> Task:
+    explore = {s: designer.profiles[s].summary() for s in walk.services}
+    walk = walk.model_copy(update={"edge_types": d.edge_types})
+    overlay: dict[str, Any] = {}
+    for p in d.planted:
+        overlay.setdefault(p["service"], {}).setdefault(p["collection"], {})[p["record"]["id"]] = p["record"]
+    task = Task(
+        seed=world, walk=walk, services=walk.services, distractors=walk.distractors, initial_state=overlay,
+        instruction=instruction, plan=d.plan, bindings=d.bindings, stale=d.stale,
+        rubric=d.criteria, difficulty=walk.length,
+        phases=[PhaseRecord(phase="explore", detail=explore),
+                PhaseRecord(phase="design", detail={"planted": len(d.planted), "steps": len(d.plan), "criteria": len(d.criteria),
+                                                    "edge_types": d.edge_types, "walks_tried": attempt + 1})],
+    )
+    return task
+
+
+def iter_tasks(cfg: TaskConfig, classes: dict[str, type[Service]] | None = None,
+               indexes: Iterator[int] | None = None) -> Iterator[Task | Rejection]:
+    """Design and probe tasks one by one: an accepted Task, or a Rejection with its reason."""
+    classes = classes or all_services(cfg.services_from)
+    graph = build_graph(classes.values())
+    for index in indexes if indexes is not None else range(cfg.n):
+        try:
+            task = design_task(index, cfg, classes, graph)
+        except DesignError as exc:
+            yield Rejection(index=index, phase="design", reason=exc.reason)
+            continue
+        problems, detail = probe(task, classes)
+        if problems:
+            yield Rejection(index=index, phase="probe", reason=problems[0], walk=task.walk.model_dump())
+            continue
+        task.phases.append(PhaseRecord(phase="probe", detail=detail))
+        task.id = task.content_id()
+        task.phases.append(PhaseRecord(phase="submit", detail={"id": task.id, "index": index}))
+        yield task
+
+
+class FactoryReport(BaseModel):
+    designed: int
+    accepted: int
+    design_failed: int
+    rejected_by_reason: dict[str, int]
+    mean_walk_length: float
+    distinct_service_sets: int
+    duplicate_instructions: int
+    tasks_per_second: float
+    seconds: float
+
+
+def generate(cfg: TaskConfig, progress: Callable[[int], None] | None = None) -> tuple[list[Task], list[Rejection], FactoryReport]:
+    t0 = time.perf_counter()
+    tasks: list[Task] = []
+    rejected: list[Rejection] = []
+    for item in iter_tasks(cfg):
+        (tasks if isinstance(item, Task) else rejected).append(item)  # type: ignore[arg-type]
+        if progress:
+            progress(1)
+    seconds = time.perf_counter() - t0
+    reasons = Counter(f"{r.phase}: {r.reason}" for r in rejected)
+    designed = len(tasks) + sum(r.phase == "probe" for r in rejected)
+    instructions = Counter(t.instruction for t in tasks)
+    report = FactoryReport(
+        designed=designed,
+        accepted=len(tasks),
+        design_failed=sum(r.phase == "design" for r in rejected),
+        rejected_by_reason=dict(sorted(reasons.items())),
+        mean_walk_length=round(sum(t.difficulty for t in tasks) / max(len(tasks), 1), 2),
+        distinct_service_sets=len({tuple(sorted(t.services)) for t in tasks}),
+        duplicate_instructions=sum(n - 1 for n in instructions.values() if n > 1),
+        tasks_per_second=round(len(tasks) / seconds, 1) if seconds else 0.0,
+        seconds=round(seconds, 2),
+    )
+    return tasks, rejected, report

@@ -1,0 +1,113 @@
+"""Instructions from a plan: a template grammar that reads like a colleague's request.
+
+Phrases name what to achieve and where, and the literal keys a person would give (a name, a title
+to use); they never contain the values the agent must discover along the way.
+"""
+
+from __future__ import annotations
+
+import random
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+
+@dataclass
+class Phrase:
+    kind: Literal["find", "follow", "write", "update"]
+    service: str
+    entity: str = ""
+    key_field: str = ""
+    key: str = ""
+    field: str = ""
+    prev: str = ""
+    tool: str = ""
+    param: str = ""
+    literals: dict[str, Any] = dataclasses.field(default_factory=dict)
+    other: dict[str, Any] = dataclasses.field(default_factory=dict)
+    refs: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
+
+
+OPENERS = ["", "Hi! ", "Hey, quick one: ", "Could you help me with something? ", "Morning! ", "When you get a chance: ",
+           "I need a hand with this. ", "Small favour: ", "Hello, ", "Urgent-ish: "]
+CLOSERS = ["", " Thanks!", " Please don't change anything else.", " Leave everything unrelated as it is.", " Appreciate it.",
+           " Thanks a lot.", " Only do what's needed, nothing extra.", " Cheers."]
+THEN = ["Then", "Next,", "After that,", "Once you have it,", "With that,", "Then,", "Now"]
+LAST = ["Finally,", "To wrap up,", "Last step:", "And finally,", "To finish,"]
+
+FIND = [
+    "look up the {entity} {key_desc} in {service} and get its {field}",
+    "in {service}, find the {entity} {key_desc} and note its {field}",
+    "pull up the {entity} {key_desc} in {service}; I need its {field}",
+    "check {service} for the {entity} {key_desc} and grab the {field}",
+    "open {service}, find the {entity} {key_desc} and take its {field}",
+]
+FOLLOW = [
+    "use that {prev} to find the matching {entity} in {service} and get its {field}",
+    "find the {entity} in {service} whose {key_field} is that {prev}, and note its {field}",
+    "look in {service} for the {entity} with that {prev} as its {key_field} and take the {field}",
+    "search {service} for the {entity} matching that {prev}; I need its {field}",
+]
+WRITE = [
+    "in {service}, {verb} using that {prev} as the {param}{extras}",
+    "{verb} in {service} with the {prev} as {param}{extras}",
+    "go to {service} and {verb}, setting {param} to the {prev}{extras}",
+    "please {verb} in {service} for that {prev} ({param}){extras}",
+]
+UPDATE = [
+    "the {field} on file for that {entity} in {service} is out of date: update it to the {prev} you just found, and use the new one from then on",
+    "go back to {service} and change that {entity}'s {field} to the {prev} you found; anything after this uses the updated value",
+    "update the {entity} in {service} so its {field} is that {prev} (the old one is stale), then carry on with the new value",
+]
+
+
+def _h(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def _verb(tool: str) -> str:
+    words = tool.split("__", 1)[-1].split("_")
+    if len(words) >= 2:
+        return f"{words[0]} {_article(' '.join(words[1:]))}"
+    return words[0]
+
+
+def render(phrases: list[Phrase], rng: random.Random) -> str:
+    parts: list[str] = []
+    for i, ph in enumerate(phrases):
+        if ph.kind == "find":
+            text = rng.choice(FIND).format(entity=_h(ph.entity), key_desc=_key_desc(ph.key_field, ph.key), service=ph.service, field=_h(ph.field))
+        elif ph.kind == "follow":
+            text = rng.choice(FOLLOW).format(entity=_h(ph.entity), service=ph.service, key_field=_h(ph.key_field), prev=_h(ph.prev), field=_h(ph.field))
+        elif ph.kind == "update":
+            text = rng.choice(UPDATE).format(entity=_h(ph.entity), service=ph.service, field=_h(ph.field), prev=_h(ph.prev))
+        else:
+            extras = [f"{_h(p)} '{v}'" for p, v in ph.literals.items()]
+            extras += [f"{_h(p)} {v!r}" if isinstance(v, str) else f"{_h(p)} {v}" for p, v in ph.other.items()]
+            extras += [f"{_h(p)} set to the {_h(ent)} with {desc}" for p, ent, desc in ph.refs]
+            extra = (", with " + ", ".join(extras)) if extras else ""
+            text = rng.choice(WRITE).format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra)
+        if i == 0:
+            parts.append(text[0].upper() + text[1:] + ".")
+        else:
+            lead = rng.choice(LAST) if i == len(phrases) - 1 else rng.choice(THEN)
+            parts.append(f"{lead} {text}.")
+    return rng.choice(OPENERS) + " ".join(parts) + rng.choice(CLOSERS)
+
+
+def _key_desc(key_field: str, key: str) -> str:
+    if key_field in ("name", "full_name", "display_name"):
+        return f"named '{key}'"
+    if key_field in ("title", "subject"):
+        return f"titled '{key}'"
+    return f"with {_h(key_field)} '{key}'"
+
+
+def leaks(text: str, hidden: list[Any]) -> list[Any]:
+    """Hidden values that appear in the instruction (short or numeric values are ignored: too common)."""
+    low = text.lower()
+    return [v for v in hidden if isinstance(v, str) and len(v) >= 5 and v.lower() in low]

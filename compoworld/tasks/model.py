@@ -1,0 +1,101 @@
+"""Task records: the walk, the plan (reference solution), the rubric and its executable checks."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, Field
+
+# A value in a plan or a check is a literal, or `{"$var": name}`: something the agent discovers.
+Value = Any
+
+
+class Walk(BaseModel):
+    services: list[str]  # the selected services, in first-visit order
+    distractors: list[str]
+    visits: list[str]  # the visit sequence
+    edge_types: list[str]  # semantic type carried on each transition (len(visits) - 1)
+    revisits: list[int] = Field(default_factory=list)  # visit indexes that return to an earlier service
+
+    @property
+    def length(self) -> int:
+        return len(self.visits)
+
+
+class Extract(BaseModel):
+    """Bind `var` to `field` of the item in an observation that matches `match` (values may be vars)."""
+
+    var: str
+    field: str
+    path: str = ""  # "" = the observation is the record; "items" = pick from a list under that key
+    match: dict[str, Value] = Field(default_factory=dict)
+
+
+class PlanStep(BaseModel):
+    visit: int  # which walk visit this step serves
+    service: str
+    tool: str  # namespaced tool name
+    arguments: dict[str, Value]
+    extract: list[Extract] = Field(default_factory=list)
+    purpose: Literal["lookup", "write", "update"] = "lookup"
+    reasoning: str = ""
+
+
+class Where(BaseModel):
+    field: str
+    op: Literal["eq", "ne", "contains", "includes"] = "eq"
+    value: Value
+
+
+CheckKind = Literal["record_exists", "record_absent", "count_equals", "record_unchanged", "services_unchanged", "field_equals"]
+
+
+class Check(BaseModel):
+    """A declarative predicate over the final state (and the initial one, for 'unchanged')."""
+
+    kind: CheckKind
+    service: str = ""
+    services: list[str] = Field(default_factory=list)  # for services_unchanged
+    collection: str = ""
+    record_id: str = ""
+    where: list[Where] = Field(default_factory=list)
+    count: int = 0
+
+
+class Criterion(BaseModel):
+    id: str
+    description: str
+    kind: Literal["goal", "negative"]
+    check: Check
+    weight: float = 1.0
+
+
+class PhaseRecord(BaseModel):
+    phase: Literal["explore", "design", "probe", "submit"]
+    detail: dict[str, Any]
+
+
+class Task(BaseModel):
+    id: str = ""
+    seed: int
+    walk: Walk
+    services: list[str]
+    distractors: list[str]
+    initial_state: dict[str, dict[str, dict[str, dict[str, Any]]]]  # only the services the design changed
+    instruction: str
+    plan: list[PlanStep]
+    bindings: dict[str, Value]  # the values the plan discovers, for the probe and the audit trail
+    stale: dict[str, Value] = Field(default_factory=dict)  # var -> the earlier value it replaces
+    rubric: list[Criterion]
+    difficulty: int  # walk length
+    phases: list[PhaseRecord] = Field(default_factory=list)
+
+    @property
+    def environment_services(self) -> list[str]:
+        return sorted(set(self.services) | set(self.distractors))
+
+    def content_id(self) -> str:
+        body = self.model_dump(mode="json", exclude={"id", "phases"})
+        return "task_" + hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]

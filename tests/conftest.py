@@ -1,0 +1,8 @@
+import os
+
+# Offline, quiet, deterministic defaults for every test (set before any library import reads them).
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("DO_NOT_TRACK", "1")
