@@ -227,6 +227,8 @@ TABLES: dict[str, TableSpec] = {
             _c("n_reference_steps", "int", "tool calls in the reference solution"),
             _c("n_criteria", "int", "rubric criteria"),
             _c("checks_json", "json", "final-state and no-collateral-damage checks"),
+            _c("difficulty", "int", "walk length"),
+            _c("task_json", "json", "the whole task record (plan, rubric, phases)"),
         ),
         _table(
             "rubric_criteria", "the rubric of each task: one row per criterion", ["run_id", "task_id", "criterion_id"],
@@ -325,6 +327,15 @@ TABLES: dict[str, TableSpec] = {
         ),
     )
 }
+
+
+def dedupe(table: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per key (the first seen): two tasks sharing a walk write one walk row."""
+    key = [k for k in table_spec(table).key if k != "run_id"]
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in rows:
+        seen.setdefault(tuple(r.get(k) for k in key), r)
+    return list(seen.values())
 
 
 def table_spec(table: str) -> TableSpec:

@@ -330,3 +330,28 @@ def test_kb_publish_and_search_ranking(env: Environment, people) -> None:
     assert top[0]["title"] == "How to reset your password"  # the exact title beats the SSO near-duplicate
     ok(env, "kb__submit_feedback", article_id=art["id"], helpful=False, comment="Where is Settings?")
     assert rows(env, "kb", "articles")[art["id"]]["not_helpful_count"] == 1
+
+
+# -- search helpers --------------------------------------------------------------------------------
+def test_page_by_matches_a_stable_sort() -> None:
+    import random
+
+    from compoworld.services.library._search import page_by
+
+    rng = random.Random(1)
+    rows = [{"id": i, "at": rng.randint(0, 9)} for i in range(200)]  # many ties
+    for reverse in (False, True):
+        full = sorted(rows, key=lambda r: r["at"], reverse=reverse)
+        for limit, offset in ((5, 0), (20, 40), (50, 190), (10, 300)):
+            got = page_by(rows, lambda r: r["at"], limit, offset, reverse=reverse)
+            assert got["items"] == full[offset:offset + limit]
+            assert got["total"] == 200 and got["next_offset"] == (offset + limit if offset + limit < 200 else None)
+
+
+def test_search_text_follows_record_updates(env: Environment, people) -> None:
+    employees, _ = people
+    f = ok(env, "drive__create_file", name="Zeta memo", folder_id="fld_0001", content="alpha")
+    assert ok(env, "drive__search_files", query="alpha", folder_id="fld_0001")["total"] == 1
+    ok(env, "drive__update_file", file_id=f["id"], content="omega")
+    assert ok(env, "drive__search_files", query="alpha", folder_id="fld_0001")["total"] == 0
+    assert ok(env, "drive__search_files", query="OMEGA", folder_id="fld_0001")["items"][0]["id"] == f["id"]

@@ -122,6 +122,8 @@ CREATE TABLE tasks (
     n_reference_steps    BIGINT,            -- tool calls in the reference solution
     n_criteria           BIGINT,            -- rubric criteria
     checks_json          VARCHAR,           -- final-state and no-collateral-damage checks [json]
+    difficulty           BIGINT,            -- walk length
+    task_json            VARCHAR,           -- the whole task record (plan, rubric, phases) [json]
     run_id               VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash          VARCHAR            -- content hash of the stage config that produced this row
 );

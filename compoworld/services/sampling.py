@@ -12,7 +12,10 @@ import random
 from datetime import timedelta
 from typing import Any
 
+from functools import lru_cache
+
 from compoworld.services.environment import Environment
+from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
 
 # Types whose values must be fresh to be useful (a new title), not copied from existing records.
@@ -24,22 +27,35 @@ def values_by_semantics(env: Environment) -> dict[str, list[Any]]:
     """Semantic type -> values present in the state (ids by entity, fields by type); also keyed
     `service:type` for values of one service."""
     pool: dict[str, list[Any]] = {}
-    for svc_name, svc in env.services.items():
-        field_sems: dict[str, str] = {}
-        for spec in svc.specs().values():
-            for path, sem in spec.output_semantics.items():
-                key = path.rsplit(".", 1)[-1]
-                if key != "id":  # an id's type depends on its collection: taken from the table below
-                    field_sems.setdefault(key, sem)
-        for table in svc.db.values():
-            pool.setdefault(f"{svc_name}.{table.entity}_id", []).extend(list(table.rows)[:50])
-            for row in list(table.rows.values())[:50]:
-                for key, value in row.items():
-                    sem = field_sems.get(key)
-                    if sem and isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                        pool.setdefault(sem, []).append(value)
-                        pool.setdefault(f"{svc_name}:{sem}", []).append(value)
+    for svc in env.services.values():
+        for key, values in service_values(svc).items():
+            pool.setdefault(key, []).extend(values)
     return pool
+
+
+def service_values(svc: Service) -> dict[str, list[Any]]:
+    field_sems = _field_semantics(type(svc))
+    pool: dict[str, list[Any]] = {}
+    for table in svc.db.values():
+        pool.setdefault(f"{svc.name}.{table.entity}_id", []).extend(list(table.rows)[:50])
+        for row in list(table.rows.values())[:50]:
+            for key, value in row.items():
+                sem = field_sems.get(key)
+                if sem and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                    pool.setdefault(sem, []).append(value)
+                    pool.setdefault(f"{svc.name}:{sem}", []).append(value)
+    return pool
+
+
+@lru_cache(maxsize=4096)
+def _field_semantics(cls: type[Service]) -> dict[str, str]:
+    field_sems: dict[str, str] = {}
+    for spec in cls.tool_specs().values():
+        for path, sem in spec.output_semantics.items():
+            key = path.rsplit(".", 1)[-1]
+            if key != "id":  # an id's type depends on its collection: taken from the table
+                field_sems.setdefault(key, sem)
+    return field_sems
 
 
 class _Sampler:

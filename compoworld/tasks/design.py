@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compoworld.services.environment import Environment
-from compoworld.services.sampling import END_WORDS, sample_arguments, values_by_semantics
+from compoworld.services.sampling import END_WORDS, sample_arguments, service_values
 from compoworld.services.semantics import NON_JOINING
 from compoworld.services.service import Service
 from compoworld.tasks.checks import matching
@@ -70,6 +70,7 @@ class Designer:
         self.profiles: dict[str, ServiceProfile] = {s: profile(classes[s]) for s in walk.services}
         env = Environment([classes[s] for s in sorted(set(walk.services) | set(walk.distractors))], seed=seed)
         self.d = Design(env=env, initial=env.state())
+        self.pool = _pool(env, tuple(env.services), seed)  # values of each type in the world, for arguments
         self._n = 0
         self.visits: list[str] = []
         self.last_failure = ""
@@ -120,7 +121,7 @@ class Designer:
             when = self.d.env.ctx.clock.datetime() + timedelta(days=self.rng.randint(5, 60))
             return when.strftime("%Y-%m-%d") if sem == "date" else when.replace(hour=self.rng.randint(9, 15), minute=0, second=0).strftime("%Y-%m-%dT%H:%M:%SZ")
         used = {r.get(fld) for r in table} | avoid
-        pool = [v for v in values_by_semantics(self.d.env).get(sem or "", []) if v not in used and isinstance(v, type(next(iter(table)).get(fld)))]
+        pool = [v for v in self.pool.get(sem or "", []) if v not in used and isinstance(v, type(next(iter(table)).get(fld)))]
         if pool:
             return self.rng.choice(pool)
         return None
@@ -257,11 +258,12 @@ class Designer:
         del self.d.planted[n_plant:]
         self.d.bindings, self.d.stale, self.d.read_records = bindings, stale, reads
         for name, svc in self.d.env.services.items():
-            svc.load(state[name])
+            if any(t.rows != state[name][c] for c, t in svc.db.items()):
+                svc.load(state[name])
 
     def _try_action(self, i: int, service: str, act: Action, param: str, carry: Carry) -> None:
         spec = self.d.env.services[service].specs()[act.tool.split("__", 1)[1]]
-        args = sample_arguments(spec, self.d.env, self.rng, values_by_semantics(self.d.env), optional_p=0.0, service=service)
+        args = sample_arguments(spec, self.d.env, self.rng, self.pool, optional_p=0.0, service=service)
         args = {k: v for k, v in args.items() if k in spec.input_schema.get("required", [])}
         literals: dict[str, Any] = {}
         for p, f in act.param_fields.items():
@@ -349,7 +351,7 @@ class Designer:
     def unused(self, service: str, coll: str, fld: str, sem: str, current: Any) -> Any:
         """A value of the same type that no record of the collection has in this field."""
         taken = {str(r.get(fld)).lower() for r in self.table(service, coll)}
-        pool = [v for v in values_by_semantics(self.d.env).get(sem, []) if isinstance(v, str) and v.lower() not in taken]
+        pool = [v for v in self.pool.get(sem, []) if isinstance(v, str) and v.lower() not in taken]
         if pool:
             return self.rng.choice(pool)
         return f"{current} {self.rng.randint(2, 99)}" if isinstance(current, str) else current
@@ -509,6 +511,24 @@ class Designer:
         except DesignError:
             self.restore(mark)
             return False
+
+
+_POOLS: dict[tuple[tuple[str, ...], int], dict[str, list[Any]]] = {}
+
+
+def _pool(env: Environment, names: tuple[str, ...], seed: int) -> dict[str, list[Any]]:
+    """The value pool of a freshly seeded environment: merged from per-service pools, which depend
+    only on the service and the seed (so they are computed once)."""
+    pool: dict[str, list[Any]] = {}
+    for name in names:
+        key = ((name,), seed)
+        if key not in _POOLS:
+            if len(_POOLS) > 4096:
+                _POOLS.clear()
+            _POOLS[key] = service_values(env.services[name])
+        for k, values in _POOLS[key].items():
+            pool.setdefault(k, []).extend(values)
+    return pool
 
 
 def _after(value: Any, sem: str) -> Any:

@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator
 
 from pydantic import BaseModel, Field
 
-from compoworld.services.environment import Environment, generated_state
+from compoworld.services.environment import Environment, generated_state, state_hash
 from compoworld.services.registry import all_services
 from compoworld.services.service import Service
 from compoworld.tasks.checks import score
@@ -18,7 +18,7 @@ from compoworld.tasks.graph import build_graph
 from compoworld.tasks.instruction import leaks, render
 from compoworld.tasks.model import PhaseRecord, Task
 from compoworld.tasks.solution import execute
-from compoworld.tasks.walk import WalkConfig, sample_walk
+from compoworld.tasks.walk import WalkConfig, sample_walk, service_sets
 
 
 class TaskConfig(BaseModel):
@@ -79,12 +79,15 @@ def probe(task: Task, classes: dict[str, type[Service]]) -> tuple[list[str], dic
         stale_ok = all(score(task.rubric, start, env2.state()))
         if stale_ok:
             problems.append("stale solution passes")
+    if run.bindings != task.bindings:  # a lookup found another record than the design did: ambiguous
+        problems.append("ambiguous lookup")
     if any(start.get(s) != final.get(s) for s in task.distractors):
         problems.append("distractor touched")
     leaked = leaks(task.instruction, hidden_values(task))
     if leaked:
         problems.append("instruction leaks a hidden value")
     detail = {"reference": ref, "do_nothing": nothing, "stale_passes": stale_ok, "steps": len(task.plan),
+              "initial_state_hash": state_hash(start), "final_state_hash": state_hash(final),
               "failed_calls": sum(not o.ok for o in run.observations)}
     return problems, detail
 
@@ -112,13 +115,15 @@ def _hidden(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
     return [v for v in bindings.values() if not (isinstance(v, str) and v.lower() in given)]
 
 
-def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], graph: Any) -> Task:
+def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], graph: Any,
+                sets: list[list[str]] | None = None) -> Task:
     """Design one task; a walk the designer cannot instantiate is replaced by a fresh one (seeded), up
     to `design_attempts` times, and the last reason is raised."""
     rng = random.Random(f"task/{cfg.seed}/{index}")
     reason = "no walk"
     for attempt in range(cfg.design_attempts):
-        walk = sample_walk(graph, rng, cfg.walk)
+        chosen = sets[(index + attempt * 7919) % len(sets)] if sets else None
+        walk = sample_walk(graph, rng, cfg.walk, chosen)
         if walk is None:
             continue
         world = rng.randrange(cfg.world_seeds)
@@ -161,9 +166,10 @@ def iter_tasks(cfg: TaskConfig, classes: dict[str, type[Service]] | None = None,
     """Design and probe tasks one by one: an accepted Task, or a Rejection with its reason."""
     classes = classes or all_services(cfg.services_from)
     graph = build_graph(classes.values())
+    sets = service_sets(graph, cfg.walk, cfg.seed)
     for index in indexes if indexes is not None else range(cfg.n):
         try:
-            task = design_task(index, cfg, classes, graph)
+            task = design_task(index, cfg, classes, graph, sets)
         except DesignError as exc:
             yield Rejection(index=index, phase="design", reason=exc.reason)
             continue

@@ -18,36 +18,58 @@ class WalkConfig(BaseModel):
     attempts: int = 200
 
 
-def sample_walk(g: nx.DiGraph, rng: random.Random, cfg: WalkConfig = WalkConfig()) -> Walk | None:
+def sample_walk(g: nx.DiGraph, rng: random.Random, cfg: WalkConfig = WalkConfig(), services: list[str] | None = None) -> Walk | None:
     """A visit sequence of uniform length in [min, max] over exactly `n_services` services: every one
     covered, never the same service twice in a row, consecutive visits joined by a graph edge, and
-    at least one revisit. Distractors are other services of the graph. None if the graph cannot."""
+    at least one revisit. The service set is drawn uniformly among those the graph connects, so task
+    sets stay diverse; distractors are other services of the graph. None if the graph cannot."""
     length = rng.randint(cfg.min_length, cfg.max_length)
-    starts = sorted(n for n in g.nodes if g.out_degree(n) > 0)
-    if not starts or length <= cfg.n_services - 1:
+    nodes = sorted(n for n in g.nodes if g.out_degree(n) > 0 and g.in_degree(n) > 0)
+    if len(nodes) < cfg.n_services or length <= cfg.n_services:
         return None
     for _ in range(cfg.attempts):
-        visits = [rng.choice(starts)]
-        chosen = {visits[0]}
+        chosen = sorted(services) if services else sorted(rng.sample(nodes, cfg.n_services))
+        sub = g.subgraph(chosen)
+        if not nx.is_strongly_connected(sub):
+            continue
+        visits = _cover(sub, rng, chosen, length)
+        if visits:
+            return _finish(g, rng, visits, cfg)
+    return None
+
+
+def service_sets(g: nx.DiGraph, cfg: WalkConfig, seed: int, limit: int = 200_000) -> list[list[str]] | None:
+    """Every service set a walk can cover, in a seeded order, when there are few enough to list: task k
+    then takes set k, so a small library still gives distinct sets. None for large libraries, where
+    uniform draws rarely repeat."""
+    from itertools import combinations
+    from math import comb
+
+    nodes = sorted(n for n in g.nodes if g.out_degree(n) > 0 and g.in_degree(n) > 0)
+    if comb(len(nodes), cfg.n_services) > limit:
+        return None
+    sets = [list(c) for c in combinations(nodes, cfg.n_services) if nx.is_strongly_connected(g.subgraph(c))]
+    random.Random(f"sets/{seed}").shuffle(sets)
+    return sets
+
+
+def _cover(sub: nx.DiGraph, rng: random.Random, chosen: list[str], length: int) -> list[str] | None:
+    """A random walk in the chosen subgraph that covers it in exactly `length` visits (a few tries)."""
+    for _ in range(20):
+        visits = [rng.choice(chosen)]
         while len(visits) < length:
             here = visits[-1]
-            nxt = sorted(n for n in g.successors(here) if n != here)
-            need = cfg.n_services - len(chosen)
-            left = length - len(visits)
-            if need >= left:  # only new services can still cover the set in time
-                nxt = [n for n in nxt if n not in chosen]
-            elif need == 0:
-                nxt = [n for n in nxt if n in chosen]
-            elif rng.random() < 0.5:
-                fresh = [n for n in nxt if n not in chosen]
-                nxt = fresh or nxt
+            nxt = sorted(n for n in sub.successors(here) if n != here)
+            need = [n for n in chosen if n not in visits]
+            if len(need) >= length - len(visits):
+                nxt = [n for n in nxt if n in need]
+            elif need and rng.random() < 0.5:
+                nxt = [n for n in nxt if n in need] or nxt
             if not nxt:
                 break
-            step = rng.choice(nxt)
-            visits.append(step)
-            chosen.add(step)
-        if len(visits) == length and len(chosen) == cfg.n_services:
-            return _finish(g, rng, visits, cfg)
+            visits.append(rng.choice(nxt))
+        if len(visits) == length and set(visits) == set(chosen):
+            return visits
     return None
 
 

@@ -1,0 +1,165 @@
+"""Rollouts: an agent on a fresh environment per task, scored per rubric criterion, in groups of N."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+import orjson
+
+from compoworld.rewards import GroupReward
+from compoworld.rollout.agents import Agent, make_agent
+from compoworld.rollout.trajectory import SYSTEM_PROMPT, CriterionResult, Episode, Trajectory, group_id
+from compoworld.services.registry import get_service
+from compoworld.services.service import Service
+from compoworld.tasks.checks import score
+from compoworld.tasks.factory import build_env
+from compoworld.tasks.model import Task
+
+Classes = dict[str, type[Service]]
+
+
+def classes_for(tasks: Iterable[Task]) -> Classes:
+    """The service classes the tasks' environments need (library or compiled)."""
+    return {name: get_service(name) for t in tasks for name in t.environment_services}
+
+
+def rollout(task: Task, agent: Agent, classes: Classes | None = None, seed: int = 0, rollout_index: int = 0,
+            group: int = 0) -> Trajectory:
+    """One episode on a fresh environment in the task's initial state, scored against that state."""
+    classes = classes if classes is not None else classes_for([task])
+    env = build_env(task, classes)
+    start = env.state()
+    episode = Episode(env, [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task.instruction}])
+    t0 = time.perf_counter()
+    agent.run(task, episode, seed, rollout_index)
+    elapsed = time.perf_counter() - t0
+    passed = score(task.rubric, start, env.state())
+    criteria = [CriterionResult(criterion_id=c.id, kind=c.kind, service=c.check.service, passed=ok)
+                for c, ok in zip(task.rubric, passed)]
+    traj = Trajectory(
+        task_id=task.id, group_id=group_id(task.id, agent.label, agent.model, seed), group=group,
+        rollout_index=rollout_index, agent=agent.kind, model=agent.model, seed=seed,
+        messages=episode.messages, tools=env.tools_openai(), final_state_hash=env.state_hash(),
+        criteria=criteria, success=all(passed), partial_credit=sum(passed) / len(passed) if passed else 0.0,
+        steps=episode.steps, failed_calls=sum(not o.ok for o in episode.observations),
+        simulated_calls=sum(o.simulated for o in episode.observations),
+        call_errors=[None if o.ok else (o.error_kind or "error") for o in episode.observations],
+        stop_reason=episode.stop_reason, prompt_tokens=episode.prompt_tokens,
+        completion_tokens=episode.completion_tokens, meta=episode.meta, elapsed_s=round(elapsed, 6),
+    )
+    traj.id = traj.content_id()
+    return traj
+
+
+def collect(tasks: Sequence[Task], agent: Agent, group_size: int = 8, seed: int = 0, workers: int = 1,
+            progress: Callable[[int], None] | None = None, classes: Classes | None = None) -> list[Trajectory]:
+    """`group_size` rollouts per task, in task order then rollout order, whatever `workers` is.
+
+    Rollouts run on a thread pool of `workers` (each has its own environment): worth it when the
+    agent waits on a model server, where `workers` bounds the concurrent requests."""
+    classes = classes if classes is not None else classes_for(tasks)
+    jobs = [(g, task, i) for g, task in enumerate(tasks) for i in range(group_size)]
+
+    def one(job: tuple[int, Task, int]) -> Trajectory:
+        g, task, i = job
+        traj = rollout(task, agent, classes, seed=seed, rollout_index=i, group=g)
+        if progress:
+            progress(1)
+        return traj
+
+    if workers <= 1:
+        return [one(j) for j in jobs]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, jobs))
+
+
+def reward_rows(trajectories: Sequence[Trajectory]) -> list[dict[str, Any]]:
+    """Rows for the warehouse `rewards` table: per trajectory, one row per reward kind (uniform and
+    completion-focused), each with the reward, its GRPO advantage within the group, and the group's
+    criterion weights."""
+    rows: list[dict[str, Any]] = []
+    for members in _groups(trajectories).values():
+        matrix = np.array([t.criterion_vector() for t in members])
+        for kind in ("uniform", "completion_focused"):
+            gr = GroupReward.from_matrix(matrix, kind=kind)
+            weights = orjson.dumps([round(float(w), 6) for w in gr.weights]).decode()
+            for t, r, a in zip(members, gr.rewards, gr.advantages):
+                rows.append({"trajectory_id": t.id, "task_id": t.task_id, "group_id": t.group_id, "group": t.group,
+                             "rollout_index": t.rollout_index, "reward_kind": kind, "reward": float(r),
+                             "advantage": float(a), "weights_json": weights})
+    return rows
+
+
+def _groups(trajectories: Sequence[Trajectory]) -> dict[str, list[Trajectory]]:
+    groups: dict[str, list[Trajectory]] = {}
+    for t in trajectories:
+        groups.setdefault(t.group_id, []).append(t)
+    for members in groups.values():
+        members.sort(key=lambda t: t.rollout_index)
+    return groups
+
+
+def summarize(trajectories: Sequence[Trajectory], seconds: float | None = None) -> dict[str, Any]:
+    """Headline figures of a collection, plus its reward rows. `seconds` is the wall time of the
+    collection; without it, throughput is over the summed rollout times (one worker's view)."""
+    n = len(trajectories)
+    groups = _groups(trajectories)
+    steps = sum(t.steps for t in trajectories)
+    busy = seconds if seconds is not None else sum(t.elapsed_s for t in trajectories)
+    spread = [len({t.partial_credit for t in g}) > 1 for g in groups.values()]
+    tokens = [t for t in trajectories if t.prompt_tokens is not None]
+    return {
+        "trajectories": n,
+        "groups": len(groups),
+        "success_rate": round(sum(t.success for t in trajectories) / n, 4) if n else 0.0,
+        "mean_partial_credit": round(sum(t.partial_credit for t in trajectories) / n, 4) if n else 0.0,
+        "groups_with_spread": round(sum(spread) / len(spread), 4) if spread else 0.0,
+        "steps": steps,
+        "mean_steps": round(steps / n, 2) if n else 0.0,
+        "failed_calls": sum(t.failed_calls for t in trajectories),
+        "simulated_calls": sum(t.simulated_calls for t in trajectories),
+        "prompt_tokens": sum(t.prompt_tokens or 0 for t in tokens) if tokens else None,
+        "completion_tokens": sum(t.completion_tokens or 0 for t in tokens) if tokens else None,
+        "seconds": round(busy, 4),
+        "steps_per_second": round(steps / busy, 1) if busy > 0 else 0.0,
+        "rewards": reward_rows(trajectories),
+    }
+
+
+def run_rollouts(agent_spec: str, n_tasks: int | None = None, task_ids: list[str] | None = None, group_size: int = 8,
+                 seed: int = 0, tasks: list[Task] | None = None, workers: int = 1, details: bool = False,
+                 **agent_kwargs: Any) -> dict[str, Any]:
+    """The `compoworld rollout` entry point: tasks (given, or `n_tasks` generated by the factory at
+    `seed`: 10 by default, 100 to search when only `task_ids` are given), `group_size` rollouts each,
+    and the summary. `task_ids` keeps only the tasks with those ids, in the order given (an id not
+    found is an error). `details` adds the per-trajectory reward rows."""
+    if tasks is None:
+        from compoworld.tasks.factory import TaskConfig, generate
+
+        n = n_tasks if n_tasks is not None else (100 if task_ids else 10)
+        tasks, _, _ = generate(TaskConfig(n=n, seed=seed))
+    elif n_tasks is not None and task_ids is None:
+        tasks = tasks[:n_tasks]
+    if task_ids:
+        by_id = {t.id: t for t in tasks}
+        missing = [i for i in task_ids if i not in by_id]
+        if missing:
+            raise KeyError(f"tasks not found: {', '.join(missing)}")
+        tasks = [by_id[i] for i in task_ids]
+    if agent_spec.startswith("litellm:") and group_size > 1:
+        agent_kwargs.setdefault("temperature", 1.0)  # a group of identical greedy rollouts has no spread
+    agent = make_agent(agent_spec, seed=seed, **agent_kwargs)
+    t0 = time.perf_counter()
+    trajectories = collect(tasks, agent, group_size=group_size, seed=seed, workers=workers)
+    out = summarize(trajectories, seconds=time.perf_counter() - t0)
+    rows = out.pop("rewards")
+    for kind in ("uniform", "completion_focused"):
+        rs = [r["reward"] for r in rows if r["reward_kind"] == kind]
+        out[f"mean_{kind}_reward"] = round(sum(rs) / len(rs), 4) if rs else 0.0
+    if details:
+        out["rewards"] = rows
+    out.update(agent=agent.label, tasks=len(tasks), group_size=group_size, seed=seed)
+    return out

@@ -1,0 +1,134 @@
+"""Trajectory records: one rollout of an agent on a task, as OpenAI-style messages plus its scores."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, Field
+
+from compoworld.services.environment import Environment, Observation
+
+SYSTEM_PROMPT = (
+    "You are an operations assistant with tool access to several business services. "
+    "Complete the user's request by calling tools: look records up before you change anything, "
+    "use the values the tools return (never guess ids, emails or dates), change only what the "
+    "request asks for, and do each change exactly once. When the work is done, reply with a short "
+    "summary and no tool call."
+)
+
+# Fields left out of the content hash: they vary between identical runs (timing) or are the hash.
+_UNHASHED = {"id", "elapsed_s"}
+
+
+class CriterionResult(BaseModel):
+    criterion_id: str
+    kind: str
+    service: str = ""
+    passed: bool
+
+
+class Trajectory(BaseModel):
+    id: str = ""
+    task_id: str
+    group_id: str  # the GRPO group: same task, agent, model and seed
+    group: int  # position of the task in the collection
+    rollout_index: int
+    agent: str
+    model: str = ""
+    seed: int
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    final_state_hash: str
+    criteria: list[CriterionResult]
+    success: bool
+    partial_credit: float
+    steps: int  # tool calls made
+    failed_calls: int
+    simulated_calls: int  # observations produced by world_model tools
+    call_errors: list[str | None] = Field(default_factory=list)  # error kind of each tool call, None when it succeeded
+    stop_reason: str = "answered"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)  # agent-specific notes (e.g. the mistakes it made)
+    elapsed_s: float = 0.0
+
+    def content_id(self) -> str:
+        # The catalog is plain JSON already and by far the largest field: orjson hashes it directly
+        # (a pydantic dump of it would cost more than the rollout).
+        body = self.model_dump(mode="json", exclude=_UNHASHED | {"tools"})
+        h = hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS))
+        h.update(orjson.dumps(self.tools, option=orjson.OPT_SORT_KEYS))
+        return "traj_" + h.hexdigest()[:16]
+
+    def criterion_vector(self) -> list[float]:
+        return [1.0 if c.passed else 0.0 for c in self.criteria]
+
+    def tool_steps(self) -> list[dict[str, Any]]:
+        """One row per tool call (tool, arguments as sent, observation text, error flag), in order."""
+        results = {m.get("tool_call_id"): m.get("content", "") for m in self.messages if m.get("role") == "tool"}
+        rows: list[dict[str, Any]] = []
+        for m in self.messages:
+            for call in m.get("tool_calls") or []:
+                fn = call.get("function", {})
+                n = len(rows)
+                rows.append({"step": n, "tool": fn.get("name"), "arguments_json": fn.get("arguments"),
+                             "observation_json": results.get(call.get("id"), ""),
+                             "is_error": n < len(self.call_errors) and self.call_errors[n] is not None})
+        return rows
+
+
+def group_id(task_id: str, agent: str, model: str, seed: int) -> str:
+    key = orjson.dumps([task_id, agent, model, seed])
+    return "grp_" + hashlib.sha256(key).hexdigest()[:16]
+
+
+def dumps_arguments(arguments: Any) -> str:
+    return orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode()
+
+
+@dataclass
+class Episode:
+    """The conversation an agent builds against a live environment; the runner turns it into a Trajectory."""
+
+    env: Environment
+    messages: list[dict[str, Any]]
+    observations: list[Observation] = field(default_factory=list)
+    stop_reason: str = "answered"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)  # agent-specific notes (e.g. the mistakes it made)
+
+    @property
+    def steps(self) -> int:
+        return len(self.observations)
+
+    def call(self, name: str, arguments: Any, reasoning: str = "") -> Observation:
+        """One assistant turn with a single tool call, run on the environment, and its tool message."""
+        call_id = f"call_{self.steps}"
+        self.messages.append({"role": "assistant", "content": reasoning,
+                              "tool_calls": [{"id": call_id, "type": "function",
+                                              "function": {"name": name, "arguments": dumps_arguments(arguments)}}]})
+        return self.run_tool_call(call_id, {"name": name, "arguments": arguments})
+
+    def run_tool_call(self, call_id: str, call: Any) -> Observation:
+        """Run a call the assistant already made (in the last message) and append its tool message."""
+        obs = self.env.step(call)
+        self.observations.append(obs)
+        self.messages.append({"role": "tool", "tool_call_id": call_id, "content": obs.content})
+        return obs
+
+    def answer(self, text: str, stop_reason: str = "answered") -> None:
+        self.messages.append({"role": "assistant", "content": text})
+        self.stop_reason = stop_reason
+
+    def add_usage(self, usage: Any) -> None:
+        if not usage:
+            return
+        get = usage.get if isinstance(usage, dict) else (lambda k: getattr(usage, k, None))
+        for attr, key in (("prompt_tokens", "prompt_tokens"), ("completion_tokens", "completion_tokens")):
+            value = get(key)
+            if isinstance(value, int):
+                setattr(self, attr, (getattr(self, attr) or 0) + value)

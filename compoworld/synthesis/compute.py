@@ -1,0 +1,764 @@
+"""Pure computations a compiled tool can be: recognized from the tool's words and parameter shapes,
+implemented as local code (arithmetic, dates and time zones, encodings, hashes, text statistics,
+unit conversion, validation...). Each has a fixed output schema."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import hashlib
+import json
+import math
+import operator
+import re
+import statistics
+import urllib.parse
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any, Callable
+
+from compoworld.services.tool import ToolError
+from compoworld.synthesis.world import rng_for
+
+NUM = {"type": "number"}
+STR = {"type": "string"}
+INT = {"type": "integer"}
+BOOL = {"type": "boolean"}
+
+
+def _obj(**props: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": list(props)}
+
+
+@dataclass(frozen=True)
+class Call:
+    """What a computation sees: the validated arguments, parameter order and types, and the service."""
+
+    args: dict[str, Any]
+    order: list[str]
+    types: dict[str, str | None]
+    svc: Any
+    tool: str
+
+    def numbers(self) -> list[float]:
+        out: list[float] = []
+        for p in self.order:
+            v = self.args.get(p)
+            if isinstance(v, bool):
+                continue
+            if isinstance(v, (int, float)):
+                out.append(v)
+            elif isinstance(v, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
+                out.extend(v)
+            elif isinstance(v, str) and self.types.get(p) in ("number", "integer"):
+                try:
+                    out.append(float(v))
+                except ValueError:
+                    pass
+        return out
+
+    def text(self, prefer: tuple[str, ...] = ()) -> str:
+        for p in self.order:
+            if p.lower() in prefer and isinstance(self.args.get(p), str):
+                return self.args[p]
+        for p in self.order:
+            if isinstance(self.args.get(p), str):
+                return self.args[p]
+        return ""
+
+    def named(self, *names: str) -> Any:
+        low = {p.lower().replace("-", "_"): p for p in self.order}
+        for n in names:
+            if n in low and low[n] in self.args:
+                return self.args[low[n]]
+        return None
+
+
+@dataclass(frozen=True)
+class Computation:
+    name: str
+    output: dict[str, Any]
+    run: Callable[[Call], dict[str, Any]]
+
+
+# -- implementations --------------------------------------------------------------------------
+
+_BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+        ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+_UN = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_FUNCS: dict[str, Callable[..., float]] = {
+    "sqrt": math.sqrt, "abs": abs, "round": round, "sin": math.sin, "cos": math.cos, "tan": math.tan, "log": math.log,
+    "log10": math.log10, "log2": math.log2, "exp": math.exp, "floor": math.floor, "ceil": math.ceil, "min": min, "max": max,
+    "factorial": math.factorial, "pow": pow,
+}
+_CONSTS = {"pi": math.pi, "e": math.e, "tau": math.tau}
+
+
+def safe_eval(expr: str) -> float:
+    """Evaluate an arithmetic expression without executing code."""
+    expr = expr.replace("^", "**").replace("×", "*").replace("÷", "/").strip()
+    if len(expr) > 500:
+        raise ToolError("expression is too long (max 500 characters)")
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        raise ToolError(f"cannot parse expression {expr!r}") from None
+
+    def ev(node: ast.AST) -> float:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in _BIN:
+            left, right = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Pow) and abs(right) > 1000:
+                raise ToolError("exponent too large")
+            return _BIN[type(node.op)](left, right)
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _UN:
+            return _UN[type(node.op)](ev(node.operand))
+        if isinstance(node, ast.Name) and node.id in _CONSTS:
+            return _CONSTS[node.id]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS and not node.keywords:
+            args = [ev(a) for a in node.args]
+            if node.func.id == "factorial" and (args[0] > 500 or args[0] != int(args[0])):
+                raise ToolError("factorial needs a whole number up to 500")
+            return _FUNCS[node.func.id](*[int(a) if node.func.id == "factorial" else a for a in args])
+        raise ToolError(f"unsupported element in expression: {ast.dump(node)[:60]}")
+
+    try:
+        value = ev(tree)
+    except ZeroDivisionError:
+        raise ToolError("division by zero") from None
+    except (ValueError, OverflowError, TypeError) as exc:
+        raise ToolError(f"cannot evaluate expression: {exc}") from None
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        raise ToolError("the result is not a finite number")
+    return value
+
+
+def _num(v: float) -> float:
+    return int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 1e15 else round(v, 10) if isinstance(v, float) else v
+
+
+def _expression(c: Call) -> dict[str, Any]:
+    expr = c.text(("expression", "expr", "formula", "equation", "input", "query", "calculation", "math"))
+    if not expr:
+        nums = c.numbers()
+        if not nums:
+            raise ToolError("give an expression to evaluate")
+        expr = " + ".join(str(n) for n in nums)
+    return {"expression": expr, "result": _num(safe_eval(expr))}
+
+
+def _arith(op: str) -> Callable[[Call], dict[str, Any]]:
+    def run(c: Call) -> dict[str, Any]:
+        xs = c.numbers()
+        if not xs:
+            raise ToolError("give at least one number")
+        try:
+            if op == "add":
+                r = math.fsum(xs)
+            elif op == "subtract":
+                r = xs[0] - math.fsum(xs[1:])
+            elif op == "multiply":
+                r = math.prod(xs)
+            elif op == "divide":
+                if len(xs) < 2:
+                    raise ToolError("division needs two numbers")
+                if any(x == 0 for x in xs[1:]):
+                    raise ToolError("division by zero")
+                r = xs[0]
+                for x in xs[1:]:
+                    r /= x
+            elif op == "power":
+                if len(xs) < 2 or abs(xs[1]) > 1000:
+                    raise ToolError("power needs a base and an exponent (|exponent| <= 1000)")
+                r = xs[0] ** xs[1]
+            elif op == "sqrt":
+                if xs[0] < 0:
+                    raise ToolError("square root of a negative number")
+                r = math.sqrt(xs[0])
+            elif op == "modulo":
+                if len(xs) < 2 or xs[1] == 0:
+                    raise ToolError("modulo needs a non-zero divisor")
+                r = xs[0] % xs[1]
+            elif op == "mean":
+                r = statistics.fmean(xs)
+            elif op == "median":
+                r = statistics.median(xs)
+            elif op == "max":
+                r = max(xs)
+            elif op == "min":
+                r = min(xs)
+            elif op == "factorial":
+                if xs[0] < 0 or xs[0] > 500 or xs[0] != int(xs[0]):
+                    raise ToolError("factorial needs a whole number from 0 to 500")
+                r = math.factorial(int(xs[0]))
+            elif op == "abs":
+                r = abs(xs[0])
+            elif op == "round":
+                r = round(xs[0], int(xs[1]) if len(xs) > 1 else 0)
+            elif op == "percent":
+                r = xs[0] * xs[1] / 100 if len(xs) > 1 else xs[0] / 100
+            else:
+                r = math.fsum(xs)
+        except OverflowError:
+            raise ToolError("the result is too large") from None
+        if isinstance(r, float) and not math.isfinite(r):
+            raise ToolError("the result is not a finite number")
+        return {"operation": op, "operands": xs, "result": _num(r) if isinstance(r, float) else (float(r) if abs(r) > 2**53 else r)}
+
+    return run
+
+
+_TZ = {"utc": 0, "gmt": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "pst": -8, "pdt": -7, "cet": 1, "cest": 2,
+       "bst": 1, "ist": 5.5, "jst": 9, "kst": 9, "sgt": 8, "aest": 10, "america/new_york": -5, "america/chicago": -6,
+       "america/denver": -7, "america/los_angeles": -8, "america/toronto": -5, "america/sao_paulo": -3, "europe/london": 0,
+       "europe/paris": 1, "europe/berlin": 1, "europe/madrid": 1, "europe/rome": 1, "europe/amsterdam": 1, "europe/moscow": 3,
+       "asia/dubai": 4, "asia/kolkata": 5.5, "asia/shanghai": 8, "asia/singapore": 8, "asia/hong_kong": 8, "asia/tokyo": 9,
+       "asia/seoul": 9, "australia/sydney": 10, "pacific/auckland": 12}
+
+
+def _tz_offset(name: Any) -> tuple[str, float]:
+    if not isinstance(name, str) or not name.strip():
+        return "UTC", 0
+    key = name.strip().lower().replace(" ", "_")
+    if key in _TZ:
+        return name, _TZ[key]
+    m = re.match(r"^(?:utc|gmt)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", key)
+    if m:
+        sign = -1 if m.group(1) == "-" else 1
+        return name, sign * (int(m.group(2)) + int(m.group(3) or 0) / 60)
+    raise ToolError(f"unknown time zone {name!r}; use an IANA name like 'Europe/Berlin' or an offset like '+02:00'")
+
+
+def _clock(c: Call) -> datetime:
+    return datetime.strptime(c.svc.now(), "%Y-%m-%dT%H:%M:%SZ")
+
+
+def _now(c: Call) -> dict[str, Any]:
+    tzname, off = _tz_offset(c.named("timezone", "tz", "time_zone", "zone", "timezone_name"))
+    t = _clock(c) + timedelta(hours=off)
+    return {"datetime": t.strftime("%Y-%m-%dT%H:%M:%S"), "date": t.date().isoformat(), "time": t.strftime("%H:%M:%S"),
+            "timezone": tzname, "utc_offset_hours": off, "weekday": t.strftime("%A"),
+            "unix": int((_clock(c) - datetime(1970, 1, 1)).total_seconds())}
+
+
+def _parse_dt(v: Any, c: Call) -> datetime:
+    if v is None or v == "":
+        return _clock(c)
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return datetime(1970, 1, 1) + timedelta(seconds=float(v) / (1000 if v > 1e11 else 1))
+    s = str(v).strip().replace("Z", "")
+    for fmt in ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%H:%M:%S", "%H:%M", "%Y/%m/%d"):
+        try:
+            d = datetime.strptime(s[: len(datetime(2000, 1, 1).strftime(fmt))] if "%" in fmt else s, fmt)
+            if fmt.startswith("%H"):
+                base = _clock(c)
+                d = base.replace(hour=d.hour, minute=d.minute, second=d.second)
+            return d
+        except ValueError:
+            continue
+    try:
+        return datetime.fromisoformat(s.split("+")[0])
+    except ValueError:
+        raise ToolError(f"cannot read {v!r} as a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)") from None
+
+
+def _convert_tz(c: Call) -> dict[str, Any]:
+    src_name, src = _tz_offset(c.named("source_timezone", "from_timezone", "from_tz", "source_tz", "from", "source", "timezone"))
+    dst_name, dst = _tz_offset(c.named("target_timezone", "to_timezone", "to_tz", "target_tz", "to", "target", "destination_timezone"))
+    t = _parse_dt(c.named("time", "datetime", "date_time", "timestamp", "date", "source_time"), c)
+    out = t + timedelta(hours=dst - src)
+    return {"source_time": t.strftime("%Y-%m-%dT%H:%M:%S"), "source_timezone": src_name, "target_timezone": dst_name,
+            "converted_time": out.strftime("%Y-%m-%dT%H:%M:%S"), "offset_hours": dst - src}
+
+
+def _date_info(c: Call) -> dict[str, Any]:
+    d = _parse_dt(c.named("date", "datetime", "day", "time", "timestamp"), c).date()
+    nxt = date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+    return {"date": d.isoformat(), "weekday": d.strftime("%A"), "iso_week": d.isocalendar()[1], "day_of_year": d.timetuple().tm_yday,
+            "days_in_month": (nxt - date(d.year, d.month, 1)).days, "is_leap_year": d.year % 4 == 0 and (d.year % 100 != 0 or d.year % 400 == 0)}
+
+
+def _date_diff(c: Call) -> dict[str, Any]:
+    vals = [c.args[p] for p in c.order if isinstance(c.args.get(p), str)]
+    if len(vals) < 2:
+        raise ToolError("give two dates")
+    a, b = _parse_dt(vals[0], c), _parse_dt(vals[1], c)
+    delta = b - a
+    return {"start": a.strftime("%Y-%m-%dT%H:%M:%S"), "end": b.strftime("%Y-%m-%dT%H:%M:%S"), "days": delta.days,
+            "seconds": int(delta.total_seconds())}
+
+
+def _rng(c: Call) -> Any:
+    return rng_for(c.svc.ctx.seed, c.svc.name, c.tool, json.dumps(c.args, sort_keys=True, default=str), c.svc.now())
+
+
+def _uuid(c: Call) -> dict[str, Any]:
+    r = _rng(c)
+    u = "{:08x}-{:04x}-4{:03x}-{:x}{:03x}-{:012x}".format(r.getrandbits(32), r.getrandbits(16), r.getrandbits(12), 8 + r.getrandbits(2), r.getrandbits(12), r.getrandbits(48))
+    return {"uuid": u}
+
+
+def _random_number(c: Call) -> dict[str, Any]:
+    xs = c.numbers()
+    lo, hi = (min(xs[:2]), max(xs[:2])) if len(xs) >= 2 else (0, xs[0] if xs else 100)
+    r = _rng(c)
+    integer = all(float(x).is_integer() for x in xs[:2]) if xs else True
+    v = r.randint(int(math.ceil(lo)), int(math.floor(hi))) if integer and math.ceil(lo) <= math.floor(hi) else round(r.uniform(lo, hi), 4)
+    return {"min": lo, "max": hi, "result": v}
+
+
+def _password(c: Call) -> dict[str, Any]:
+    xs = [x for x in c.numbers() if 4 <= x <= 256]
+    n = int(xs[0]) if xs else 16
+    r = _rng(c)
+    alphabet = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!@#$%&*"
+    return {"password": "".join(r.choice(alphabet) for _ in range(n)), "length": n}
+
+
+def _dice(c: Call) -> dict[str, Any]:
+    spec = c.text(("notation", "dice", "roll", "expression", "formula"))
+    m = re.match(r"^\s*(\d*)d(\d+)\s*([+-]\s*\d+)?\s*$", spec or "", re.I)
+    count, sides, mod = (int(m.group(1) or 1), int(m.group(2)), int((m.group(3) or "0").replace(" ", ""))) if m else (1, 6, 0)
+    nums = [int(x) for x in c.numbers() if x == int(x)]
+    if not m and nums:
+        count, sides = (nums[0], nums[1]) if len(nums) > 1 else (1, nums[0])
+    if not (1 <= count <= 100 and 2 <= sides <= 1000):
+        raise ToolError("dice: 1-100 dice with 2-1000 sides")
+    r = _rng(c)
+    rolls = [r.randint(1, sides) for _ in range(count)]
+    return {"notation": f"{count}d{sides}{mod:+d}" if mod else f"{count}d{sides}", "rolls": rolls, "total": sum(rolls) + mod}
+
+
+def _coin(c: Call) -> dict[str, Any]:
+    return {"result": _rng(c).choice(["heads", "tails"])}
+
+
+def _hash(c: Call) -> dict[str, Any]:
+    text = c.text(("text", "input", "data", "content", "string", "value", "message"))
+    algo = str(c.named("algorithm", "algo", "hash_type", "type", "method") or "").lower().replace("-", "")
+    if algo not in hashlib.algorithms_guaranteed:
+        toks = set(re.findall(r"[a-z0-9]+", c.tool.lower()))
+        algo = next((a for a in ("md5", "sha1", "sha256", "sha512", "sha384", "sha224") if a in toks), "sha256")
+    return {"algorithm": algo, "hash": hashlib.new(algo, text.encode()).hexdigest()}
+
+
+def _codec(kind: str, direction: str) -> Callable[[Call], dict[str, Any]]:
+    def run(c: Call) -> dict[str, Any]:
+        text = c.text(("text", "input", "data", "content", "string", "value", "encoded", "url"))
+        try:
+            if kind == "base64":
+                out = base64.b64encode(text.encode()).decode() if direction == "encode" else base64.b64decode(text.encode(), validate=True).decode("utf-8")
+            elif kind == "url":
+                out = urllib.parse.quote(text, safe="") if direction == "encode" else urllib.parse.unquote(text)
+            elif kind == "hex":
+                out = text.encode().hex() if direction == "encode" else bytes.fromhex(text).decode("utf-8")
+            else:
+                out = text
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ToolError(f"cannot {direction} as {kind}: {exc}") from None
+        return {"input": text, "output": out, "encoding": kind, "direction": direction}
+
+    return run
+
+
+def _text_case(kind: str) -> Callable[[Call], dict[str, Any]]:
+    def run(c: Call) -> dict[str, Any]:
+        t = c.text(("text", "input", "string", "content", "value"))
+        f = {"upper": str.upper, "lower": str.lower, "title": str.title, "capitalize": str.capitalize,
+             "reverse": lambda s: s[::-1], "trim": str.strip,
+             "slug": lambda s: re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")}[kind]
+        return {"input": t, "result": f(t)}
+
+    return run
+
+
+def _count(c: Call) -> dict[str, Any]:
+    t = c.text(("text", "input", "content", "string", "document"))
+    return {"characters": len(t), "characters_no_spaces": len(re.sub(r"\s", "", t)), "words": len(t.split()),
+            "lines": t.count("\n") + 1 if t else 0, "sentences": len([s for s in re.split(r"[.!?]+", t) if s.strip()])}
+
+
+def _json_tool(c: Call) -> dict[str, Any]:
+    raw = c.named("json", "data", "input", "text", "content", "json_string", "string")
+    if not isinstance(raw, str):
+        raw = json.dumps(raw) if raw is not None else c.text()
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return {"valid": False, "error": f"line {exc.lineno} column {exc.colno}: {exc.msg}", "formatted": ""}
+    return {"valid": True, "error": "", "formatted": json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)}
+
+
+_VALIDATORS: dict[str, Callable[[str], bool]] = {
+    "email": lambda s: bool(re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", s)),
+    "url": lambda s: bool(re.fullmatch(r"https?://[^\s/$.?#][^\s]*", s)),
+    "uuid": lambda s: bool(re.fullmatch(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", s)),
+    "ip": lambda s: bool(re.fullmatch(r"(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}", s)),
+    "phone": lambda s: bool(re.fullmatch(r"\+?[\d\s().-]{7,20}", s)),
+    "card": lambda s: _luhn(re.sub(r"[\s-]", "", s)),
+}
+
+
+def _luhn(digits: str) -> bool:
+    if not digits.isdigit() or not 12 <= len(digits) <= 19:
+        return False
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def _validate(kind: str) -> Callable[[Call], dict[str, Any]]:
+    def run(c: Call) -> dict[str, Any]:
+        v = c.text((kind, "value", "input", "text", "string", "address", "number"))
+        ok = _VALIDATORS[kind](v.strip())
+        return {"value": v, "kind": kind, "valid": ok}
+
+    return run
+
+
+def _regex(c: Call) -> dict[str, Any]:
+    pat = c.named("pattern", "regex", "regexp", "expression")
+    text = c.named("text", "input", "string", "content", "subject", "source") or ""
+    if not isinstance(pat, str):
+        raise ToolError("give a regular expression in 'pattern'")
+    try:
+        rx = re.compile(pat)
+    except re.error as exc:
+        raise ToolError(f"invalid regular expression: {exc}") from None
+    found = [m.group(0) for m in rx.finditer(str(text))][:100]
+    return {"pattern": pat, "matches": found, "count": len(found), "matched": bool(found)}
+
+
+_UNITS: dict[str, tuple[str, float]] = {
+    "m": ("length", 1), "meter": ("length", 1), "metre": ("length", 1), "km": ("length", 1000), "kilometer": ("length", 1000),
+    "cm": ("length", 0.01), "mm": ("length", 0.001), "mi": ("length", 1609.344), "mile": ("length", 1609.344),
+    "ft": ("length", 0.3048), "foot": ("length", 0.3048), "feet": ("length", 0.3048), "in": ("length", 0.0254), "inch": ("length", 0.0254),
+    "yd": ("length", 0.9144), "yard": ("length", 0.9144), "kg": ("mass", 1), "kilogram": ("mass", 1), "g": ("mass", 0.001),
+    "gram": ("mass", 0.001), "mg": ("mass", 1e-6), "lb": ("mass", 0.45359237), "pound": ("mass", 0.45359237), "oz": ("mass", 0.028349523125),
+    "ounce": ("mass", 0.028349523125), "t": ("mass", 1000), "ton": ("mass", 1000), "l": ("volume", 1), "liter": ("volume", 1),
+    "litre": ("volume", 1), "ml": ("volume", 0.001), "gal": ("volume", 3.785411784), "gallon": ("volume", 3.785411784),
+    "s": ("time", 1), "sec": ("time", 1), "second": ("time", 1), "min": ("time", 60), "minute": ("time", 60), "h": ("time", 3600),
+    "hr": ("time", 3600), "hour": ("time", 3600), "day": ("time", 86400), "week": ("time", 604800),
+    "b": ("data", 1), "byte": ("data", 1), "kb": ("data", 1e3), "mb": ("data", 1e6), "gb": ("data", 1e9), "tb": ("data", 1e12),
+    "kib": ("data", 1024), "mib": ("data", 1024**2), "gib": ("data", 1024**3),
+    "c": ("temp", 0), "celsius": ("temp", 0), "f": ("temp", 0), "fahrenheit": ("temp", 0), "k": ("temp", 0), "kelvin": ("temp", 0),
+}
+
+
+def _unit(u: Any) -> str:
+    s = str(u or "").strip().lower().rstrip(".")
+    if s in _UNITS:
+        return s
+    if s.endswith("s") and s[:-1] in _UNITS:
+        return s[:-1]
+    s2 = s.replace("°", "").replace("degrees", "").replace("degree", "").strip()
+    if s2 in _UNITS:
+        return s2
+    raise ToolError(f"unknown unit {u!r}; known units include m, km, mi, ft, kg, lb, l, gal, s, h, mb, gb, celsius, fahrenheit")
+
+
+def _to_c(v: float, u: str) -> float:
+    return v if u in ("c", "celsius") else (v - 32) * 5 / 9 if u in ("f", "fahrenheit") else v - 273.15
+
+
+def _from_c(v: float, u: str) -> float:
+    return v if u in ("c", "celsius") else v * 9 / 5 + 32 if u in ("f", "fahrenheit") else v + 273.15
+
+
+def _unit_convert(c: Call) -> dict[str, Any]:
+    xs = c.numbers()
+    if not xs:
+        raise ToolError("give a value to convert")
+    src = _unit(c.named("from_unit", "from", "source_unit", "unit_from", "input_unit", "unit", "from_units"))
+    dst = _unit(c.named("to_unit", "to", "target_unit", "unit_to", "output_unit", "to_units"))
+    (ka, fa), (kb, fb) = _UNITS[src], _UNITS[dst]
+    if ka != kb:
+        raise ToolError(f"cannot convert {ka} ({src}) to {kb} ({dst})")
+    v = xs[0]
+    out = _from_c(_to_c(v, src), dst) if ka == "temp" else v * fa / fb
+    return {"value": v, "from_unit": src, "to_unit": dst, "result": round(out, 6)}
+
+
+def fx_rate(seed: int, ccy: str) -> float:
+    """Seeded USD value of one unit of a currency: stable for a seed, plausible in size."""
+    base = {"USD": 1.0, "EUR": 1.08, "GBP": 1.27, "JPY": 0.0067, "CHF": 1.12, "CAD": 0.74, "AUD": 0.66, "SGD": 0.74,
+            "CNY": 0.14, "INR": 0.012, "BTC": 64000.0, "ETH": 3100.0}.get(ccy)
+    r = rng_for("fx", seed, ccy)
+    if base is None:
+        base = round(r.uniform(0.01, 2.0), 4)
+    return round(base * r.uniform(0.97, 1.03), 6)
+
+
+def _currency(c: Call) -> dict[str, Any]:
+    xs = c.numbers()
+    amount = xs[0] if xs else 1.0
+    src = str(c.named("from_currency", "from", "source_currency", "base", "base_currency", "currency_from", "source") or "USD").upper()
+    dst = str(c.named("to_currency", "to", "target_currency", "quote", "target", "currency_to", "quote_currency") or "EUR").upper()
+    if not re.fullmatch(r"[A-Z]{3,5}", src) or not re.fullmatch(r"[A-Z]{3,5}", dst):
+        raise ToolError("currencies are 3-letter codes like USD, EUR, GBP")
+    seed = c.svc.ctx.seed
+    rate = fx_rate(seed, src) / fx_rate(seed, dst)
+    return {"amount": amount, "from_currency": src, "to_currency": dst, "rate": round(rate, 6), "converted": round(amount * rate, 4)}
+
+
+def _echo(c: Call) -> dict[str, Any]:
+    return {"echo": c.text(("message", "text", "input", "value", "msg"))}
+
+
+def _ping(c: Call) -> dict[str, Any]:
+    return {"ok": True, "message": "pong", "at": c.svc.now()}
+
+
+def _distance(c: Call) -> dict[str, Any]:
+    xs = c.numbers()
+    if len(xs) < 4:
+        raise ToolError("give two coordinates (lat1, lon1, lat2, lon2)")
+    la1, lo1, la2, lo2 = (math.radians(x) for x in xs[:4])
+    if not all(-math.pi <= x <= math.pi for x in (la1, lo1, la2, lo2)):
+        raise ToolError("coordinates out of range")
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    km = 2 * 6371.0088 * math.asin(math.sqrt(min(1.0, h)))
+    return {"kilometers": round(km, 3), "miles": round(km / 1.609344, 3)}
+
+
+def _bmi(c: Call) -> dict[str, Any]:
+    w = c.named("weight", "weight_kg", "mass")
+    h = c.named("height", "height_cm", "height_m")
+    if not isinstance(w, (int, float)) or not isinstance(h, (int, float)) or w <= 0 or h <= 0:
+        raise ToolError("give a positive weight (kg) and height (m or cm)")
+    hm = h / 100 if h > 3 else h
+    bmi = w / (hm * hm)
+    cat = "underweight" if bmi < 18.5 else "normal" if bmi < 25 else "overweight" if bmi < 30 else "obese"
+    return {"bmi": round(bmi, 2), "category": cat}
+
+
+def _loan(c: Call) -> dict[str, Any]:
+    p = c.named("principal", "amount", "loan_amount", "loan")
+    rate = c.named("rate", "interest_rate", "annual_rate", "apr", "interest")
+    years = c.named("years", "term", "term_years", "duration", "loan_term")
+    months = c.named("months", "term_months")
+    if not isinstance(p, (int, float)) or not isinstance(rate, (int, float)):
+        raise ToolError("give a principal and an annual interest rate")
+    n = int(months) if isinstance(months, (int, float)) and months > 0 else int((years if isinstance(years, (int, float)) else 30) * 12)
+    if n <= 0 or n > 1200:
+        raise ToolError("the term must be 1-1200 months")
+    r = (rate / 100 if rate > 1 else rate) / 12
+    pay = p / n if r == 0 else p * r / (1 - (1 + r) ** -n)
+    return {"monthly_payment": round(pay, 2), "total_paid": round(pay * n, 2), "total_interest": round(pay * n - p, 2), "months": n}
+
+
+def _compound(c: Call) -> dict[str, Any]:
+    p = c.named("principal", "amount", "initial", "present_value")
+    rate = c.named("rate", "interest_rate", "annual_rate")
+    years = c.named("years", "time", "t", "periods", "term")
+    if not all(isinstance(x, (int, float)) for x in (p, rate, years)):
+        raise ToolError("give principal, annual rate and years")
+    if abs(years) > 1000:
+        raise ToolError("years out of range")
+    r = rate / 100 if rate > 1 else rate
+    fv = p * (1 + r) ** years
+    return {"future_value": round(fv, 2), "interest": round(fv - p, 2)}
+
+
+def _sort(kind: str) -> Callable[[Call], dict[str, Any]]:
+    def run(c: Call) -> dict[str, Any]:
+        items = next((c.args[p] for p in c.order if isinstance(c.args.get(p), list)), [])
+        try:
+            if kind == "sort":
+                out = sorted(items, key=lambda x: (str(type(x)), x) if not isinstance(x, (dict, list)) else (str(type(x)), json.dumps(x, sort_keys=True)))
+            elif kind == "shuffle":
+                out = list(items)
+                _rng(c).shuffle(out)
+            else:
+                out, seen = [], set()
+                for x in items:
+                    k = json.dumps(x, sort_keys=True)
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(x)
+        except TypeError as exc:
+            raise ToolError(f"cannot {kind} these items: {exc}") from None
+        return {"items": out, "count": len(out)}
+
+    return run
+
+
+def _base_convert(c: Call) -> dict[str, Any]:
+    raw = c.named("number", "value", "input", "num")
+    fb = c.named("from_base", "base_from", "input_base", "source_base")
+    tb = c.named("to_base", "base_to", "output_base", "target_base")
+    fb = int(fb) if isinstance(fb, (int, float)) else 10
+    tb = int(tb) if isinstance(tb, (int, float)) else 2
+    if not (2 <= fb <= 36 and 2 <= tb <= 36):
+        raise ToolError("bases must be 2-36")
+    try:
+        n = int(str(raw), fb)
+    except ValueError:
+        raise ToolError(f"{raw!r} is not a base-{fb} number") from None
+    digits, x, neg = "", abs(n), n < 0
+    while True:
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[x % tb] + digits
+        x //= tb
+        if not x:
+            break
+    return {"input": str(raw), "from_base": fb, "to_base": tb, "result": ("-" if neg else "") + digits, "decimal": n}
+
+
+def _color(c: Call) -> dict[str, Any]:
+    raw = str(c.text(("color", "hex", "value", "input")) or "").strip().lstrip("#")
+    if not re.fullmatch(r"[0-9a-fA-F]{6}|[0-9a-fA-F]{3}", raw):
+        raise ToolError("give a hex color like #1a2b3c")
+    if len(raw) == 3:
+        raw = "".join(ch * 2 for ch in raw)
+    r, g, b = (int(raw[i:i + 2], 16) for i in (0, 2, 4))
+    return {"hex": f"#{raw.lower()}", "rgb": [r, g, b]}
+
+
+def _lorem(c: Call) -> dict[str, Any]:
+    xs = [int(x) for x in c.numbers() if 1 <= x <= 500]
+    n = xs[0] if xs else 50
+    base = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua".split()
+    return {"text": " ".join(base[i % len(base)] for i in range(n)), "words": n}
+
+
+R = {"type": ["number", "integer"]}
+COMPUTATIONS: dict[str, Computation] = {
+    "expression": Computation("expression", _obj(expression=STR, result=R), _expression),
+    **{f"arith_{op}": Computation(f"arith_{op}", _obj(operation=STR, operands={"type": "array", "items": R}, result=R), _arith(op))
+       for op in ("add", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "mean", "median", "max", "min", "factorial", "abs", "round", "percent")},
+    "now": Computation("now", _obj(datetime=STR, date=STR, time=STR, timezone=STR, utc_offset_hours=R, weekday=STR, unix=INT), _now),
+    "convert_timezone": Computation("convert_timezone", _obj(source_time=STR, source_timezone=STR, target_timezone=STR, converted_time=STR, offset_hours=R), _convert_tz),
+    "date_info": Computation("date_info", _obj(date=STR, weekday=STR, iso_week=INT, day_of_year=INT, days_in_month=INT, is_leap_year=BOOL), _date_info),
+    "date_diff": Computation("date_diff", _obj(start=STR, end=STR, days=INT, seconds=INT), _date_diff),
+    "uuid": Computation("uuid", _obj(uuid=STR), _uuid),
+    "random_number": Computation("random_number", _obj(min=R, max=R, result=R), _random_number),
+    "password": Computation("password", _obj(password=STR, length=INT), _password),
+    "dice": Computation("dice", _obj(notation=STR, rolls={"type": "array", "items": INT}, total=INT), _dice),
+    "coin": Computation("coin", _obj(result=STR), _coin),
+    "hash": Computation("hash", _obj(algorithm=STR, hash=STR), _hash),
+    **{f"{k}_{d}": Computation(f"{k}_{d}", _obj(input=STR, output=STR, encoding=STR, direction=STR), _codec(k, d))
+       for k in ("base64", "url", "hex") for d in ("encode", "decode")},
+    **{f"case_{k}": Computation(f"case_{k}", _obj(input=STR, result=STR), _text_case(k))
+       for k in ("upper", "lower", "title", "capitalize", "reverse", "trim", "slug")},
+    "count_text": Computation("count_text", _obj(characters=INT, characters_no_spaces=INT, words=INT, lines=INT, sentences=INT), _count),
+    "json": Computation("json", _obj(valid=BOOL, error=STR, formatted=STR), _json_tool),
+    **{f"validate_{k}": Computation(f"validate_{k}", _obj(value=STR, kind=STR, valid=BOOL), _validate(k)) for k in _VALIDATORS},
+    "regex": Computation("regex", _obj(pattern=STR, matches={"type": "array", "items": STR}, count=INT, matched=BOOL), _regex),
+    "unit_convert": Computation("unit_convert", _obj(value=R, from_unit=STR, to_unit=STR, result=R), _unit_convert),
+    "currency_convert": Computation("currency_convert", _obj(amount=R, from_currency=STR, to_currency=STR, rate=R, converted=R), _currency),
+    "echo": Computation("echo", _obj(echo=STR), _echo),
+    "ping": Computation("ping", _obj(ok=BOOL, message=STR, at=STR), _ping),
+    "distance": Computation("distance", _obj(kilometers=R, miles=R), _distance),
+    "bmi": Computation("bmi", _obj(bmi=R, category=STR), _bmi),
+    "loan": Computation("loan", _obj(monthly_payment=R, total_paid=R, total_interest=R, months=INT), _loan),
+    "compound_interest": Computation("compound_interest", _obj(future_value=R, interest=R), _compound),
+    **{f"list_{k}": Computation(f"list_{k}", _obj(items={"type": "array"}, count=INT), _sort(k)) for k in ("sort", "shuffle", "unique")},
+    "base_convert": Computation("base_convert", _obj(input=STR, from_base=INT, to_base=INT, result=STR, decimal=INT), _base_convert),
+    "color": Computation("color", _obj(hex=STR, rgb={"type": "array", "items": INT}), _color),
+    "lorem": Computation("lorem", _obj(text=STR, words=INT), _lorem),
+}
+
+
+def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None], required: set[str]) -> str | None:
+    """The computation a tool performs, from the words of its name and its parameters' names and
+    types (`params`: name -> JSON type). None when it is not a computation this library knows."""
+    pn = {p.lower().replace("-", "_") for p in params}
+    pw = {w for p in pn for w in re.split(r"_+", p)}
+    numeric = [p for p, t in params.items() if t in ("number", "integer")]
+    arrays = [p for p, t in params.items() if t == "array"]
+    strings = [p for p, t in params.items() if t == "string"]
+    t = tokens | ({verb} if verb else set())
+    if t & {"uuid", "guid"}:
+        return "uuid"
+    if t & {"dice", "die"} or (t & {"roll"} and not t & {"back", "rollback"}):
+        return "dice"
+    if t & {"coin", "flip"}:
+        return "coin"
+    if t & {"password", "passphrase"} and t & {"generate", "create", "random", "new"}:
+        return "password"
+    if "lorem" in t:
+        return "lorem"
+    if t & {"random"} and (numeric or not params) and not t & {"user", "quote", "joke", "fact", "image", "word"}:
+        return "random_number"
+    if t & {"hash", "md5", "sha1", "sha256", "sha512", "checksum", "digest"} and strings:
+        return "hash"
+    for k in ("base64", "hex"):
+        if k in t and strings:
+            return f"{k}_{'decode' if t & {'decode', 'decoding', 'decoder'} else 'encode'}"
+    if "url" in t and t & {"encode", "decode", "escape", "unescape"} and strings:
+        return f"url_{'decode' if t & {'decode', 'unescape'} else 'encode'}"
+    if t & {"regex", "regexp"} and "pattern" in pn | pw:
+        return "regex"
+    if t & {"validate", "valid", "check", "verify", "is"}:
+        for k in ("email", "url", "uuid", "ip", "phone", "card"):
+            if k in t or (k == "card" and t & {"credit", "luhn"}):
+                return f"validate_{k}"
+    if "json" in t and t & {"format", "prettify", "pretty", "beautify", "validate", "parse", "minify", "lint"}:
+        return "json"
+    if t & {"count", "counter", "statistics", "stats"} and t & {"word", "words", "character", "characters", "char", "chars", "text", "letters", "lines"}:
+        return "count_text"
+    for k, names in (("upper", {"uppercase", "upper"}), ("lower", {"lowercase", "lower"}), ("title", {"titlecase"}),
+                     ("capitalize", {"capitalize"}), ("reverse", {"reverse"}), ("slug", {"slugify"}), ("trim", {"trim"})):
+        if t & names and strings and not arrays:
+            return f"case_{k}"
+    if t & {"convert", "conversion", "exchange"} and t & {"currency", "currencies", "fx", "money", "forex"}:
+        return "currency_convert"
+    if t & {"convert", "conversion"} and (t & {"unit", "units", "temperature", "length", "weight", "measurement"} or pn & {"from_unit", "to_unit", "unit_from", "unit_to"}):
+        return "unit_convert"
+    if t & {"convert", "conversion"} and t & {"base", "binary", "octal", "hexadecimal", "decimal"}:
+        return "base_convert"
+    if t & {"color", "colour"} and t & {"convert", "hex", "rgb"}:
+        return "color"
+    if t & {"convert", "conversion"} and t & {"time", "timezone", "timezones", "tz"}:
+        return "convert_timezone"
+    if t & {"distance", "haversine"} and len(numeric) >= 4:
+        return "distance"
+    if "bmi" in t:
+        return "bmi"
+    if t & {"loan", "mortgage"} and t & {"payment", "calculate", "calculator", "calc", "monthly", "compute"}:
+        return "loan"
+    if "compound" in t and "interest" in t:
+        return "compound_interest"
+    if t & {"days", "difference", "diff", "between", "duration"} and t & {"date", "dates", "days", "time"} and len(strings) >= 2 and not t & {"list", "search"}:
+        return "date_diff"
+    if t & {"weekday", "week", "leap", "month"} and t & {"day", "days", "week", "year", "weekday", "leap", "get", "calculate"} and len(params) <= 2 and not t & {"list", "search", "calendar", "event", "events"}:
+        return "date_info"
+    if (t & {"time", "now", "datetime", "clock", "timestamp", "today", "date"}) and (t & {"current", "now", "get", "today", "what", "local", "show", "tell"} or verb is None) \
+            and set(pn) <= {"timezone", "tz", "time_zone", "zone", "format", "timezone_name", "location", "city", "locale"} and not t & {"list", "search", "relative"}:
+        return "now"
+    if verb in ("echo", "repeat") or t == {"echo"}:
+        return "echo"
+    if verb == "ping" or "ping" in t and not params:
+        return "ping"
+    if t & {"sort", "sorted"} and arrays and not t & {"list", "search", "get"}:
+        return "list_sort"
+    if t & {"shuffle"} and arrays:
+        return "list_shuffle"
+    if t & {"dedupe", "deduplicate", "unique"} and arrays:
+        return "list_unique"
+    ops = (("add", {"add", "sum", "plus", "addition"}), ("subtract", {"subtract", "minus", "subtraction", "difference"}),
+           ("multiply", {"multiply", "times", "product", "multiplication"}), ("divide", {"divide", "division", "quotient"}),
+           ("power", {"power", "pow", "exponent", "exponentiate"}), ("sqrt", {"sqrt", "root"}), ("modulo", {"modulo", "mod", "remainder"}),
+           ("mean", {"average", "mean", "avg"}), ("median", {"median"}), ("factorial", {"factorial"}), ("abs", {"abs", "absolute"}),
+           ("round", {"round"}), ("percent", {"percentage", "percent"}))
+    if numeric or any(params.get(a) == "array" for a in arrays):
+        for op, names in ops:
+            if t & names and (len(numeric) >= 1 or arrays) and not (strings and not numeric and not arrays):
+                if op in ("max", "min"):
+                    continue
+                return f"arith_{op}"
+        if t & {"maximum", "max"} and arrays and len(params) == 1:
+            return "arith_max"
+        if t & {"minimum", "min"} and arrays and len(params) == 1:
+            return "arith_min"
+    if t & {"calculate", "calc", "calculator", "evaluate", "eval", "compute", "math", "solve", "arithmetic", "calculation"} and strings:
+        if pn & {"expression", "expr", "formula", "equation", "input", "calculation", "query", "math", "problem"} or len(strings) == 1 and len(params) == 1:
+            return "expression"
+    return None

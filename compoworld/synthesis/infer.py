@@ -1,0 +1,876 @@
+"""Inference: what each tool of an MCP server does to a state, from its name, description and schema.
+
+General heuristics only (no knowledge of particular servers): a verb lexicon gives the operation
+(create / get / list-search / update / delete / transition / computation / action / generation),
+the noun phrase after the verb gives the entity collection, parameter names and shapes give keys,
+references to other entities, filters, pagination and the record's fields, and semantic types.
+Entities that some tool creates are *owned* (not-found is an error); the others are a seeded
+outside world (a weather table, a paper index...) where a lookup of an unseen key is derived
+deterministically from the key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from compoworld.synthesis import compute
+from compoworld.synthesis.loader import ServerSpec, ToolIn
+from compoworld.synthesis.naming import is_plural, plural, shorten, singular, snake, tool_identifier, unique, words
+from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
+from compoworld.synthesis.schema import json_types, loosen, main_type, merge_shapes, nullable
+from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
+from compoworld.synthesis.world import topic_for
+
+ACTION_LOG, SIMULATIONS = "action_log", "simulations"
+
+# -- lexicon ----------------------------------------------------------------------------------
+
+VERB_CLASS: dict[str, str] = {}
+for _cls, _verbs in {
+    "get": "get read fetch retrieve show view describe load open inspect download obtain display access resolve print "
+           "lookup look see extract scrape crawl peek current info detail details whois dump export",
+    "list": "list search find query browse filter discover explore scan enumerate research match lookup_many recent top trending all",
+    "create": "create add new insert register make post upload save write put log record store book reserve init initialize "
+              "import clone copy duplicate fork compose attach append comment reply remember memorize capture enroll place "
+              "track note define declare upsert provision spawn",
+    "update": "update edit modify set change rename patch configure replace move adjust tag label increment decrement rate "
+              "customize fill reorder resize switch select use apply assign_to",
+    "delete": "delete remove drop destroy purge erase uninstall unregister clear trash discard revoke detach forget",
+    "transition": "send archive unarchive approve reject assign unassign close reopen resolve complete finish cancel publish "
+                  "unpublish enable disable activate deactivate pause resume lock unlock merge deploy pin unpin star unstar "
+                  "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
+                  "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
+                  "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote",
+    "compute": "calculate compute convert sum multiply divide subtract average hash encode decode validate parse format "
+               "evaluate solve estimate roll shuffle sort count compare diff measure tokenize encrypt decrypt minify "
+               "beautify prettify lint echo ping random",
+    "action": "run execute exec call invoke trigger navigate go click type press scroll hover drag screenshot wait install build "
+              "test sync refresh reset connect disconnect login logout authenticate play restart reload commit push pull "
+              "kill launch focus enter exit notify broadcast speak say open_app tap swipe zoom upload_file record_audio "
+              "stream watch monitor ingest index crawl_site train fetch_many batch process handle",
+    "generate": "generate summarize summarise translate rewrite paraphrase explain answer ask chat brainstorm critique "
+                "improve refine caption transcribe ocr imagine suggest recommend predict tell draw paint design",
+    "analyze": "analyze analyse review assess classify categorize detect interpret score check evaluate_text judge",
+}.items():
+    for _v in _verbs.split():
+        VERB_CLASS.setdefault(_v, _cls)
+
+TRANSITION_STATE = {
+    "send": "sent", "archive": "archived", "unarchive": "active", "approve": "approved", "reject": "rejected",
+    "assign": "assigned", "unassign": "unassigned", "close": "closed", "reopen": "open", "resolve": "resolved",
+    "complete": "completed", "finish": "completed", "cancel": "cancelled", "publish": "published", "unpublish": "draft",
+    "enable": "enabled", "disable": "disabled", "activate": "active", "deactivate": "inactive", "pause": "paused",
+    "resume": "active", "lock": "locked", "unlock": "unlocked", "merge": "merged", "deploy": "deployed", "pin": "pinned",
+    "unpin": "unpinned", "star": "starred", "unstar": "unstarred", "block": "blocked", "unblock": "active", "mute": "muted",
+    "unmute": "active", "accept": "accepted", "decline": "declined", "confirm": "confirmed", "submit": "submitted",
+    "restore": "active", "ban": "banned", "unban": "active", "suspend": "suspended", "flag": "flagged", "unflag": "active",
+    "hide": "hidden", "unhide": "active", "follow": "followed", "unfollow": "unfollowed", "like": "liked", "unlike": "active",
+    "escalate": "escalated", "verify": "verified", "sign": "signed", "void": "void", "refund": "refunded", "pay": "paid",
+    "ship": "shipped", "fulfill": "fulfilled", "start": "running", "stop": "stopped", "dismiss": "dismissed",
+    "acknowledge": "acknowledged", "snooze": "snoozed", "subscribe": "subscribed", "unsubscribe": "unsubscribed",
+    "invite": "invited", "share": "shared", "unshare": "private", "join": "joined", "leave": "left", "checkin": "checked_in",
+    "checkout": "checked_out", "release": "released", "promote": "promoted",
+}
+_MARK_STATES = {"read": "read", "unread": "unread", "done": "completed", "complete": "completed", "completed": "completed",
+                "spam": "spam", "important": "important", "resolved": "resolved", "closed": "closed", "answered": "answered",
+                "favorite": "favorite", "seen": "read", "inactive": "inactive", "active": "active"}
+_CREATE_WHEN_NO_TARGET = {"send", "post", "publish", "submit", "share", "invite", "schedule", "pay", "book", "sign"}
+
+STOP = set("a an the all my our your their new current available specific single multiple many batch bulk one each every some any "
+           "existing detailed full basic advanced simple quick raw given selected custom default latest".split())
+PREPS = set("by for from of in on to with at into using via per about within between over under as and or".split())
+ATTRS = set("info information details detail data text content contents status metadata meta stats statistics count list "
+            "summary overview history url urls id ids json html markdown md raw value values result results properties "
+            "attributes config configuration settings schema structure outline preview tree".split())
+GENERIC_SERVER_WORDS = set("mcp server servers api apis tool tools the for and ai model context protocol integration service "
+                           "services client official unofficial simple a an of lite plus pro".split())
+
+LIMIT = {"limit", "max_results", "maxresults", "num_results", "numresults", "top", "top_k", "topk", "size", "page_size", "pagesize",
+         "per_page", "perpage", "max", "max_items", "first", "results", "max_count", "number_of_results", "num", "rows", "count",
+         "n", "k", "max_records", "result_limit", "results_per_page", "limit_per_page", "maxitems", "max_hits", "take", "last"}
+OFFSET = {"offset", "skip", "start", "start_index", "startindex", "from_index"}
+PAGE = {"page", "page_number", "pagenumber", "page_num", "pageno", "page_index", "page_no"}
+CURSOR = {"cursor", "page_token", "pagetoken", "next_token", "continuation_token", "after", "starting_after", "next_cursor",
+          "start_cursor", "next_page_token", "continuation"}
+SORT = {"sort", "sort_by", "sortby", "order_by", "orderby", "sort_field", "sort_key"}
+ORDER = {"order", "sort_order", "sortorder", "direction", "sort_direction", "sort_dir", "asc", "desc", "ascending", "descending"}
+QUERY = {"query", "q", "search", "search_query", "keyword", "keywords", "term", "search_term", "searchterm", "text_query",
+         "search_text", "searchquery", "query_string", "search_string", "phrase", "question", "prompt_query", "filter_text"}
+OPTION = {"format", "output_format", "response_format", "fields", "verbose", "detailed", "raw", "pretty", "locale", "units",
+          "unit_system", "timeout", "timeout_ms", "timeoutms", "wait", "markdown", "debug", "dry_run", "dryrun", "expand", "depth",
+          "max_characters", "maxcharacters", "max_length", "tokens", "max_tokens", "api_key", "apikey", "access_token",
+          "headers", "encoding", "projection", "select", "random_string", "language_code", "lang", "return_format", "mode",
+          "full", "full_page", "include", "exclude", "version_hint", "wait_until", "waituntil", "cache", "use_cache",
+          "session_id", "sessionid", "context", "explain", "summary_only", "compact", "style", "theme", "stream"}
+OPTION_PREFIX = ("include_", "with_", "show_", "return_", "output_", "use_", "enable_", "disable_", "should_", "is_verbose")
+ID_SUFFIX = {"id", "ids", "key", "keys", "uuid", "uuids", "number", "num", "no", "index", "idx", "slug", "code", "handle", "gid", "sid"}
+NAME_SUFFIX = {"name", "names", "path", "paths", "url", "urls", "title", "email"}
+NATURAL_KEYS = ["path", "file_path", "filepath", "filename", "file_name", "file", "url", "uri", "link", "symbol", "ticker", "email",
+                "username", "user_name", "login", "slug", "handle", "name", "title", "key", "repo", "repository", "package",
+                "package_name", "library", "library_name", "domain", "hostname", "host", "ip", "ip_address", "isbn", "doi",
+                "address", "location", "city", "coin", "coin_id", "word", "term", "topic", "code", "date", "channel", "table",
+                "table_name", "collection", "database", "namespace", "bucket", "index", "region", "zone", "country"]
+CONTENT_PARAMS = {"text", "content", "prompt", "message", "input", "code", "source", "html", "markdown", "body", "image",
+                  "image_url", "imageurl", "audio", "audio_url", "transcript", "question", "description", "instructions",
+                  "instruction", "context", "document", "data", "article", "essay", "story", "topic", "idea", "brief", "messages",
+                  "conversation", "query", "image_path", "file_content", "source_text", "input_text", "video_url"}
+COMPUTABLE_NOUNS = {"uuid", "id", "password", "random", "number", "hash", "qr", "qrcode", "barcode", "slug", "key", "token",
+                    "nonce", "otp", "color", "palette", "lorem", "timestamp", "date", "sitemap", "checksum", "keypair", "wallet"}
+GEN_NOUNS = {"image", "images", "picture", "photo", "story", "poem", "text", "content", "code", "summary", "response", "answer",
+             "caption", "description", "essay", "article", "idea", "ideas", "name", "names", "title", "headline", "tweet", "post",
+             "email", "reply", "video", "audio", "speech", "music", "song", "logo", "icon", "diagram", "illustration", "copy",
+             "completion", "explanation", "translation", "plan", "outline", "script", "lyrics", "joke", "quote", "recipe"}
+
+SEM_BY_NAME: list[tuple[set[str], str]] = [
+    ({"email", "emails", "mail", "recipient", "recipients", "cc", "bcc", "sender_email", "to_email", "from_email"}, "email"),
+    ({"phone", "mobile", "tel", "telephone", "phone_number", "phonenumber"}, "phone"),
+    ({"url", "urls", "link", "links", "href", "uri", "website", "homepage", "endpoint", "webhook"}, "url"),
+    ({"path", "paths", "file", "filename", "filepath", "file_path", "directory", "dir", "folder", "files", "file_name", "destination", "source_path", "target_path"}, "file_path"),
+    ({"currency", "currency_code", "from_currency", "to_currency", "base_currency", "quote_currency"}, "currency"),
+    ({"price", "amount", "cost", "budget", "salary", "fee", "balance", "revenue", "total_amount", "unit_price", "total_price"}, "money"),
+    ({"city", "town"}, "city"),
+    ({"country", "country_code", "nation"}, "country"),
+    ({"address", "street", "street_address"}, "address"),
+    ({"location", "place", "region", "destination_city", "origin"}, "location"),
+    ({"company", "company_name", "companyname", "organization", "organisation", "organization_name", "employer", "org_name"}, "company_name"),
+    ({"author", "assignee", "person", "full_name", "fullname", "contact_name", "customer_name", "person_name", "owner_name", "attendee", "speaker", "artist", "first_name", "last_name"}, "person_name"),
+    ({"title", "subject", "headline", "heading"}, "title"),
+    ({"query", "q", "search", "keyword", "keywords", "search_query", "term", "search_term"}, "query"),
+    ({"status", "state"}, "status"),
+    ({"category", "categories", "type", "kind", "tag", "tags", "label", "labels", "genre", "topic", "topics"}, "category"),
+    ({"quantity", "qty", "count", "number_of", "amount_of"}, "quantity"),
+    ({"percent", "percentage", "pct"}, "percent"),
+    ({"duration", "minutes", "hours", "seconds", "duration_minutes", "duration_seconds"}, "duration"),
+    ({"code", "script", "sql", "source_code", "snippet", "expression", "command", "symbol", "ticker", "regex"}, "code"),
+    ({"body", "content", "text", "message", "description", "note", "notes", "comment", "summary", "prompt", "details", "bio", "abstract", "instructions", "reason"}, "text"),
+]
+
+
+@dataclass
+class PInfo:
+    name: str
+    snake: str
+    words: list[str]
+    schema: dict[str, Any]
+    type: str | None
+    required: bool
+    structural: str | None = None  # limit/offset/page/cursor/sort/order/query/option
+    sem: str | None = None
+
+
+@dataclass
+class TInfo:
+    tool: ToolIn
+    exposed: str
+    tokens: list[str]
+    verb: str | None
+    vclass: str
+    head: str | None
+    mods: list[str]
+    plural_noun: bool
+    params: list[PInfo]
+    op: str = "lookup"
+    entity: str | None = None
+    keys: list[tuple[PInfo, str]] = field(default_factory=list)  # (param, field)
+    refs: list[tuple[PInfo, str, str]] = field(default_factory=list)  # (param, field, entity)
+    target: str | None = None
+    compute: str | None = None
+    batch: bool = False
+
+
+# -- words ------------------------------------------------------------------------------------
+
+def verb_lemma(tok: str) -> str | None:
+    if tok in VERB_CLASS:
+        return tok
+    cands = []
+    if tok.endswith("ing") and len(tok) > 5:
+        stem = tok[:-3]
+        cands += [stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem]
+    if tok.endswith("ies") and len(tok) > 4:
+        cands.append(tok[:-3] + "y")
+    if tok.endswith("es") and len(tok) > 4:
+        cands.append(tok[:-2])
+    if tok.endswith("s") and len(tok) > 3:
+        cands.append(tok[:-1])
+    if tok.endswith("ed") and len(tok) > 4:
+        cands += [tok[:-2], tok[:-1]]
+    return next((c for c in cands if c in VERB_CLASS), None)
+
+
+def _param_sem(p: PInfo) -> str | None:
+    fmt = p.schema.get("format") if isinstance(p.schema, dict) else None
+    t = p.type
+    if t == "boolean":
+        return "flag"
+    if fmt == "email":
+        return "email"
+    if fmt in ("uri", "url", "uri-reference", "iri"):
+        return "url"
+    if fmt == "date":
+        return "date"
+    if fmt == "date-time":
+        return "datetime"
+    s, ws = p.snake, set(p.words)
+    if t in ("object",):
+        return "json"
+    if s in ("date", "day", "due_date", "start_date", "end_date", "birth_date", "birthday", "deadline", "due") or (ws & {"date"} and t == "string" and "update" not in ws):
+        return "date"
+    if ws & {"datetime", "timestamp"} or s.endswith("_at") or s in ("start_time", "end_time", "time", "starttime", "endtime", "since", "until"):
+        return "datetime" if t == "string" else None
+    for names, sem in SEM_BY_NAME:
+        if s in names or (ws & names and sem in ("email", "url", "phone", "currency", "city", "country")):
+            if sem in ("money", "quantity", "percent", "duration") and t not in ("number", "integer"):
+                continue
+            if sem not in ("money", "quantity", "percent", "duration", "flag") and t not in ("string", "array", None):
+                continue
+            return sem
+    if t in ("number", "integer") and ws & {"price", "amount", "cost", "budget", "salary", "fee", "balance"}:
+        return "money"
+    if ws & {"name"} and ws & {"company", "organization", "org", "business", "vendor"}:
+        return "company_name"
+    if ws & {"name"} and ws & {"person", "user", "author", "contact", "customer", "employee", "member", "owner", "first", "last", "full"}:
+        return "person_name" if t == "string" else None
+    return None
+
+
+def _structural(p: PInfo) -> str | None:
+    s, t = p.snake, p.type
+    if s in QUERY and t in ("string", None):
+        return "query"
+    if s in LIMIT and t in ("integer", "number"):
+        return "limit"
+    if s in OFFSET and t in ("integer", "number"):
+        return "offset"
+    if s in PAGE and t in ("integer", "number"):
+        return "page"
+    if s in CURSOR and t in ("string", None):
+        return "cursor"
+    if s in SORT:
+        return "sort"
+    if s in ORDER:
+        return "order"
+    if s in OPTION or s.startswith(OPTION_PREFIX) or s.endswith(("_format", "_timeout", "_ms")):
+        return "option"
+    return None
+
+
+# -- per-tool analysis ------------------------------------------------------------------------
+
+def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Drop the server's own name and tokens most of its tools start with (`browser_click` -> `click`)."""
+    n = len(tokens_by_tool)
+    out = {k: list(v) for k, v in tokens_by_tool.items()}
+    for _ in range(3):
+        firsts: dict[str, int] = {}
+        for toks in out.values():
+            if len(toks) > 1:
+                firsts[toks[0]] = firsts.get(toks[0], 0) + 1
+        common = {w for w, c in firsts.items() if (n >= 3 and c >= max(2, 0.5 * n)) and verb_lemma(w) is None}
+        common |= {w for w in servers_words if firsts.get(w, 0) >= 1}
+        changed = False
+        for k, toks in out.items():
+            if len(toks) > 1 and toks[0] in common:
+                out[k] = toks[1:]
+                changed = True
+        if not changed:
+            break
+    for k, toks in out.items():
+        while len(toks) > 1 and toks[-1] in servers_words and verb_lemma(toks[-1]) is None:
+            toks = toks[:-1]
+        out[k] = toks
+    return out
+
+
+def _find_verb(tokens: list[str], description: str) -> tuple[str | None, int]:
+    for i, t in enumerate(tokens):
+        lemma = verb_lemma(t)
+        if lemma is not None and not (lemma in ("list", "search", "query", "log", "record", "note", "comment", "post", "match",
+                                                 "track", "book", "place", "copy", "index", "review", "score", "type", "test", "sort",
+                                                 "count", "format", "hash", "check", "label", "tag", "rate", "flag", "pin", "star",
+                                                 "like", "block", "play") and i > 0 and verb_lemma(tokens[0]) is not None):
+            return lemma, i
+    desc_words = words(description.split("\n", 1)[0])[:3]
+    for w in desc_words[:2]:
+        lemma = verb_lemma(w)
+        if lemma is not None:
+            return lemma, -1
+    return None, -1
+
+
+def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
+    """(head noun singular, modifiers, head was plural)."""
+    after = tokens[vidx + 1:] if vidx >= 0 else tokens
+    before = tokens[:vidx] if vidx > 0 else []
+    phrase = [t for t in after if t not in STOP] or [t for t in before if t not in STOP]
+    main: list[str] = []
+    tail: list[str] = []
+    for i, t in enumerate(phrase):
+        if t in PREPS:
+            tail = [x for x in phrase[i + 1:] if x not in PREPS]
+            break
+        main.append(t)
+    cand = [t for t in main if not t.isdigit() and verb_lemma(t) not in ("get", "list") or t in ("list",)]
+    cand = [t for t in cand if t != "list"]
+    content = [t for t in cand if t not in ATTRS]
+    if content:
+        head_raw = content[-1]
+        mods = content[:-1]
+    elif [t for t in tail if t not in ATTRS and not t.isdigit()]:
+        head_raw = [t for t in tail if t not in ATTRS and not t.isdigit()][-1]
+        mods = []
+    elif cand:
+        head_raw, mods = cand[-1], cand[:-1]
+    else:
+        return None, [], False
+    was_plural = is_plural(head_raw) or "all" in tokens or (bool(cand) and cand[-1] in ("list",))
+    head = singular(head_raw)
+    if not head[0].isalpha():
+        head = "e" + head
+    return head, mods, was_plural
+
+
+def _fallback_entity(t: TInfo) -> str | None:
+    req = [p for p in t.params if p.required and p.structural is None] or [p for p in t.params if p.structural is None]
+    for p in req:
+        ws = set(p.words)
+        if ws & {"url", "uri", "link", "website", "page"}:
+            return "page"
+        if ws & {"path", "file", "filename", "filepath"}:
+            return "file"
+        if ws & {"symbol", "ticker"}:
+            return "quote"
+        if ws & {"city", "location", "place", "address", "latitude", "lat"}:
+            return "place"
+        if ws & {"word", "term"}:
+            return "definition"
+        if ws & {"repo", "repository"}:
+            return "repository"
+        if ws & {"package", "library"}:
+            return "package"
+        if p.words and p.words[-1] in ID_SUFFIX | NAME_SUFFIX and len(p.words) > 1 and p.words[-2][:1].isalpha():
+            return singular(p.words[-2])
+    if any(p.structural == "query" for p in t.params):
+        return "result"
+    return None
+
+
+# -- inference over a server --------------------------------------------------------------------
+
+def _param_infos(tool: ToolIn) -> list[PInfo]:
+    props = tool.input_schema.get("properties") or {}
+    req = set(tool.input_schema.get("required") or [])
+    out = []
+    for name, sch in props.items():
+        sch = sch if isinstance(sch, dict) else {}
+        sn = snake(name)
+        p = PInfo(name=name, snake=sn, words=sn.split("_"), schema=sch, type=main_type(sch), required=name in req)
+        p.structural = _structural(p)
+        p.sem = _param_sem(p)
+        out.append(p)
+    return out
+
+
+def _classify(t: TInfo) -> None:
+    """Decide the operation class before entities are known."""
+    toks = set(t.tokens)
+    params = {p.name: p.type for p in t.params}
+    req = {p.name for p in t.params if p.required}
+    non_struct = [p for p in t.params if p.structural not in ("option",)]
+    has_content = any(p.snake in CONTENT_PARAMS or set(p.words) & {"text", "content", "prompt", "image", "html", "markdown", "code"} for p in t.params)
+    vclass = t.vclass
+    comp = compute.recognize(toks, t.verb, params, req)
+    if comp is not None and vclass not in ("create", "update", "delete", "transition"):
+        t.op, t.compute = "compute", comp
+        return
+    if comp is not None and vclass in ("create",) and comp in ("uuid", "password", "lorem", "random_number"):
+        t.op, t.compute = "compute", comp
+        return
+    if vclass == "generate":
+        if t.head in COMPUTABLE_NOUNS and not has_content:
+            t.op = "lookup"
+        else:
+            t.op = "world_model"
+        return
+    if vclass == "analyze":
+        keyish = any(p.words[-1] in ID_SUFFIX for p in t.params if p.required)
+        if has_content and not keyish:
+            t.op = "world_model"
+        else:
+            t.op = "lookup"
+        return
+    if t.verb in ("write", "compose", "draft", "create") and (t.head in GEN_NOUNS) and any(p.snake in ("prompt", "topic", "instructions", "idea", "brief", "theme", "description") for p in t.params) \
+            and not any(p.snake in ("content", "body", "text", "message") for p in t.params):
+        t.op = "world_model"
+        return
+    if vclass == "compute":
+        t.op = "lookup" if non_struct else "action"
+        return
+    if vclass == "action":
+        t.op = "action"
+        return
+    if vclass in ("create", "update", "delete", "transition", "get", "list"):
+        t.op = vclass
+        return
+    t.op = "get" if non_struct else ("list" if t.plural_noun else "get")
+
+
+def _key_match(p: PInfo, entity: str) -> int:
+    """How strongly parameter `p` names a record of `entity` (3 id, 2 name/path, 0 no)."""
+    ws = p.words
+    ent_words = entity.split("_")
+    if p.snake in ("id", "uuid", "slug", "handle", "key", "gid"):
+        return 3
+    if len(ws) >= 2 and ws[-1] in ID_SUFFIX:
+        stem = ws[:-1]
+        if [singular(w) for w in stem[-len(ent_words):]] == ent_words or singular(stem[-1]) == ent_words[-1]:
+            return 3
+    if len(ws) >= 2 and ws[-1] in NAME_SUFFIX:
+        stem = ws[:-1]
+        if singular(stem[-1]) == ent_words[-1]:
+            return 2
+    if len(ws) == 1 and singular(ws[0]) == ent_words[-1] and p.type in ("string", "integer", "number", "array"):
+        return 2
+    return 0
+
+
+def _ref_entity(p: PInfo, entities: set[str], own: str | None) -> str | None:
+    ws = p.words
+    if len(ws) >= 2 and ws[-1] in ID_SUFFIX | NAME_SUFFIX:
+        cand = singular(ws[-2])
+        if cand in entities and cand != own:
+            return cand
+        joined = singular("_".join(ws[:-1]))
+        if joined in entities and joined != own:
+            return joined
+    if len(ws) == 1 and singular(ws[0]) in entities and singular(ws[0]) != own and p.type in ("string", "integer"):
+        return singular(ws[0])
+    return None
+
+
+def _is_batch(p: PInfo) -> bool:
+    return p.type == "array" and main_type((p.schema.get("items") or {})) in ("string", "integer", "number", None)
+
+
+@dataclass
+class _Ent:
+    name: str
+    owned: bool = False
+    fields: dict[str, FieldPlan] = field(default_factory=dict)
+    texts: list[str] = field(default_factory=list)
+    statuses: list[str] = field(default_factory=list)
+    status_enum: list[str] | None = None
+    key_fields: dict[str, str] = field(default_factory=dict)  # param snake -> field
+
+
+def _domain(categories: list[str]) -> str:
+    c = " ".join(categories).lower()
+    for key, dom in (("finance", "finance"), ("crypto", "finance"), ("commerce", "commerce"), ("calendar", "productivity"),
+                     ("productivity", "productivity"), ("communication", "communication"), ("social", "social"),
+                     ("search", "research"), ("research", "research"), ("database", "data"), ("data", "data"),
+                     ("development", "engineering"), ("file", "files"), ("travel", "travel"), ("health", "health"),
+                     ("education", "education"), ("news", "media"), ("media", "media"), ("content", "media"),
+                     ("security", "security"), ("browser", "web"), ("cloud", "engineering"), ("operating", "engineering"),
+                     ("game", "entertainment"), ("entertainment", "entertainment"), ("weather", "travel")):
+        if key in c:
+            return dom
+    return "operations"
+
+
+def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
+    """The service plan of one server, named `service_name` (a unique slug)."""
+    budget = 62 - len(service_name)  # namespaced names `service__tool` must fit 64 characters
+    taken: set[str] = set()
+    server_words = (set(words(server.name)) | set(words(server.slug.split("/")[-1] if server.slug else ""))) - GENERIC_SERVER_WORDS
+    toks_by = _strip_affixes(server_words, {t.name: words(t.name) or ["tool"] for t in server.tools})
+    infos: list[TInfo] = []
+    for tool in server.tools:
+        exposed = unique(shorten(tool.ident, budget), taken, budget)
+        tokens = toks_by[tool.name]
+        verb, vidx = _find_verb(tokens, tool.description)
+        vclass = VERB_CLASS.get(verb, "") if verb else ""
+        head, mods, pl = _noun(tokens, vidx if vidx >= 0 else (-1 if verb is None else len(tokens)))
+        if verb is not None and vidx < 0 and head is None:
+            head, mods, pl = _noun(tokens, -1)
+        if head is not None and verb_lemma(head) == verb:
+            head = None
+        t = TInfo(tool=tool, exposed=exposed, tokens=tokens, verb=verb, vclass=vclass, head=head, mods=mods, plural_noun=pl,
+                  params=_param_infos(tool))
+        if t.head is None:
+            t.head = _fallback_entity(t)
+        _classify(t)
+        infos.append(t)
+
+    # Entities: heads of tools that act on records.
+    ents: dict[str, _Ent] = {}
+    for t in infos:
+        if t.op in ("create", "get", "list", "update", "delete", "transition", "lookup") and t.head:
+            e = ents.setdefault(t.head, _Ent(t.head))
+            e.texts.append(t.tool.name + " " + t.tool.description[:200])
+            if t.op == "create":
+                e.owned = True
+    entity_names = set(ents)
+
+    # Per-tool keys, references and final operations.
+    for t in infos:
+        _resolve(t, entity_names)
+    for t in infos:
+        if t.entity and t.op == "create":
+            ents[t.entity].owned = True
+
+    # Fields.
+    for t in infos:
+        if t.entity is None or t.op == "action":
+            continue
+        e = ents.setdefault(t.entity, _Ent(t.entity))
+        _collect_fields(t, e)
+    plans_e: dict[str, EntityPlan] = {}
+    reserved = {ACTION_LOG, SIMULATIONS}
+    for name, e in ents.items():
+        if not any(t.entity == name and t.op != "action" for t in infos):
+            continue
+        ep = _entity_plan(e, service_name, [x.prefix for x in plans_e.values()] + ["act", "sim"])
+        if ep.collection in reserved:
+            ep.collection = f"{ep.collection}_items"
+        plans_e[name] = ep
+    if any(t.op == "action" for t in infos):
+        plans_e["action"] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
+    if any(t.op == "world_model" for t in infos):
+        plans_e["simulation"] = EntityPlan(collection=SIMULATIONS, entity="simulation", prefix="sim", fields=list(SIMULATION_FIELDS), size=0)
+
+    tools: list[ToolPlan] = []
+    for t in infos:
+        tools.append(_tool_plan(t, plans_e, service_name))
+    title = server.name
+    desc = server.description or f"Service compiled from the MCP server {server.name}."
+    return ServicePlan(name=service_name, title=title, description=desc[:500], domain=_domain(server.categories),
+                       source_id=server.id, forks=list(server.forks), categories=server.categories,
+                       entities=list(plans_e.values()), tools=tools)
+
+
+def _resolve(t: TInfo, entities: set[str]) -> None:
+    """Keys, references and the final operation of a tool, now that the service's entities are known."""
+    if t.op in ("compute", "world_model", "action"):
+        if t.op == "action":
+            t.entity = "action"
+        return
+    ent = t.head
+    if ent is None:
+        t.op = "action" if t.op in ("create", "update", "delete", "transition") else "lookup"
+        if t.op == "lookup":
+            t.head = ent = "result"
+        else:
+            t.entity = "action"
+            return
+    t.entity = ent
+    cands = [p for p in t.params if p.structural is None]
+    scored = sorted(((p, _key_match(p, ent)) for p in cands), key=lambda x: -x[1])
+    id_keys = [p for p, s in scored if s == 3]
+    name_keys = [p for p, s in scored if s == 2]
+    for p in cands:
+        r = _ref_entity(p, entities, ent)
+        if r is not None and p not in id_keys and p not in name_keys:
+            t.refs.append((p, p.snake, r))
+    ref_params = {id(p) for p, _, _ in t.refs}
+    keys: list[PInfo] = id_keys[:1] or name_keys[:1]
+    if not keys and t.op in ("get", "update", "delete", "transition", "lookup"):
+        nat = [p for p in cands if p.snake in NATURAL_KEYS and id(p) not in ref_params and (p.required or t.op != "update")]
+        nat.sort(key=lambda p: (not p.required, NATURAL_KEYS.index(p.snake)))
+        keys = nat[:1]
+    if t.op == "get" and t.plural_noun and not id_keys:
+        # `get_issues(repo)`: a plural noun without an own id is a listing, its arguments filters.
+        if not (keys and _is_batch(keys[0])):
+            t.op, keys = "list", []
+    if not keys and t.op in ("get", "lookup") and t.head:
+        req = [p for p in cands if p.required and id(p) not in ref_params and p.type in ("string", "integer", "number", None)]
+        if req:
+            keys = req[:3]
+            t.op = "lookup"
+    if t.op in ("update", "delete", "transition") and not keys:
+        req = [p for p in cands if p.required and id(p) not in ref_params and p.type in ("string", "integer", "number")]
+        if t.op == "transition" and t.verb in _CREATE_WHEN_NO_TARGET:
+            t.op = "create"
+        elif t.op == "transition":
+            t.op = "action"
+            t.entity = "action"
+            return
+        elif req and t.op == "delete":
+            keys = req[:1]
+        elif t.op == "delete":
+            t.op, t.entity = "action", "action"
+            return
+    if t.op == "create" and t.verb in ("send", "post", "publish", "submit", "share", "invite", "schedule", "pay", "book", "sign"):
+        t.target = TRANSITION_STATE.get(t.verb, "created") if t.verb not in ("post", "schedule", "book") else {"post": "posted", "schedule": "scheduled", "book": "booked"}[t.verb]
+    if t.op == "transition":
+        t.target = _transition_target(t)
+    if t.op in ("get", "delete") and keys and _is_batch(keys[0]):
+        t.batch = True
+    t.keys = [(p, p.snake) for p in keys]
+
+
+def _transition_target(t: TInfo) -> str:
+    if t.verb == "mark":
+        rest = [w for w in t.tokens if w not in ("mark", "as") and w != t.head]
+        for w in rest:
+            if w in _MARK_STATES:
+                return _MARK_STATES[w]
+        return "marked"
+    return TRANSITION_STATE.get(t.verb or "", "done")
+
+
+def _collect_fields(t: TInfo, e: _Ent) -> None:
+    def add(fname: str, p: PInfo | None, role: str = "data", ref: str | None = None, shape: dict[str, Any] | None = None, sem: str | None = None) -> None:
+        sh = loosen(p.schema) if p is not None else (shape or {})
+        if t.batch and p is not None and p.type == "array":
+            sh = loosen(p.schema.get("items") or {})
+        sm = (p.sem if p is not None else sem)
+        if sm == "query":
+            sm = None
+        cur = e.fields.get(fname)
+        if cur is None:
+            e.fields[fname] = FieldPlan(name=fname, shape=sh, sem=sm, role=role, ref=ref)  # type: ignore[arg-type]
+        else:
+            cur.shape = merge_shapes(cur.shape, sh) if cur.role not in ("id",) else cur.shape
+            if cur.sem is None and sm is not None:
+                cur.sem = sm
+            if role in ("key", "seq", "ref") and cur.role == "data":
+                cur.role = role  # type: ignore[assignment]
+                cur.ref = ref or cur.ref
+
+    for p, fname in t.keys:
+        if p.snake in ("id",) or (p.words[-1] in ("id", "ids", "uuid", "gid") and p.type in ("string", None, "array") and not _constrained(p)):
+            e.key_fields[p.snake] = "id"
+            t.keys[t.keys.index((p, fname))] = (p, "id")
+            continue
+        if p.type in ("integer", "number") and p.words[-1] in ID_SUFFIX:
+            seqf = next((f for f in e.fields.values() if f.role == "seq"), None)
+            fn = seqf.name if seqf is not None else fname
+            add(fn, p, role="seq")
+            e.key_fields[p.snake] = fn
+            t.keys[t.keys.index((p, fname))] = (p, fn)
+            continue
+        add(fname, p, role="key")
+        e.key_fields[p.snake] = fname
+    for p, fname, ref in t.refs:
+        add(fname, p, role="ref", ref=ref)
+    if t.op in ("create", "update", "transition"):
+        for p in t.params:
+            if p.structural == "option" or any(p is k for k, _ in t.keys) or any(p is r for r, _, _ in t.refs):
+                continue
+            if p.snake in ("status", "state") and isinstance(p.schema.get("enum"), list):
+                e.status_enum = [str(v) for v in p.schema["enum"] if isinstance(v, str)] or e.status_enum
+            add(p.snake, p)
+    if t.op == "list":
+        for p in t.params:
+            if p.structural is not None or any(p is r for r, _, _ in t.refs):
+                continue
+            rng = _range_field(p)
+            if rng is not None:
+                continue
+            add(p.snake, p)
+    if t.op == "lookup":
+        for p in t.params:
+            if p.structural is None and not any(p is k for k, _ in t.keys) and not any(p is r for r, _, _ in t.refs):
+                continue
+    if t.op == "transition" and t.target:
+        if t.target not in e.statuses:
+            e.statuses.append(t.target)
+    if t.op == "create" and t.target:
+        if t.target not in e.statuses:
+            e.statuses.append(t.target)
+    e.texts.append(t.tool.name)
+
+
+def _constrained(p: PInfo) -> bool:
+    s = p.schema
+    if p.type == "array":
+        s = p.schema.get("items") or {}
+    return bool(isinstance(s, dict) and (s.get("pattern") or s.get("format") or s.get("enum") or s.get("minLength") or s.get("maxLength")))
+
+
+_RANGE = re.compile(r"^(min|max|from|to|start|end|since|until|after|before)_(.+)$|^(.+)_(min|max|from|to|start|end|after|before|since|until|gte|lte|gt|lt)$")
+
+
+def _range_field(p: PInfo) -> tuple[str, str] | None:
+    """('min'|'max', field) for range-filter parameters (`min_price`, `created_after`, `since`)."""
+    if p.snake in ("since", "after", "from_date", "start_date", "date_from", "start_time", "from_time", "created_after", "updated_after"):
+        return "min", _date_field(p.snake)
+    if p.snake in ("until", "before", "to_date", "end_date", "date_to", "end_time", "to_time", "created_before", "updated_before"):
+        return "max", _date_field(p.snake)
+    if p.type not in ("integer", "number", "string"):
+        return None
+    m = _RANGE.match(p.snake)
+    if not m:
+        return None
+    if m.group(1):
+        bound, fld = m.group(1), m.group(2)
+    else:
+        fld, bound = m.group(3), m.group(4)
+    if fld in ("date", "time", "datetime") or (p.type == "string" and p.sem not in ("date", "datetime")):
+        if p.sem not in ("date", "datetime") and fld not in ("date", "time", "datetime"):
+            return None
+    lo = bound in ("min", "from", "start", "since", "after", "gte", "gt")
+    return ("min" if lo else "max"), fld
+
+
+def _date_field(name: str) -> str:
+    return "updated_at" if "updated" in name else "created_at"
+
+
+def _entity_plan(e: _Ent, service: str, prefixes: list[str]) -> EntityPlan:
+    fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
+    for f in e.fields.values():
+        if f.name == "id":
+            continue
+        fields[f.name] = f
+    title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
+    topic, tfields = topic_for([" ".join([e.name] + e.texts[:1])] + e.texts[1:4])
+    if not e.owned or len(fields) <= 2:
+        for fname, sem, shape in tfields:
+            if fname not in fields and len(fields) < 14:
+                fields[fname] = FieldPlan(name=fname, shape=shape, sem=sem, role="data")
+    if title_like is None and "name" not in fields and "title" not in fields:
+        fields["name"] = FieldPlan(name="name", shape={"type": "string"}, sem="title", role="title")
+    statuses = list(e.status_enum or [])
+    if e.statuses or "status" in fields:
+        initial = _initial_status(e.statuses)
+        for s in [initial] + e.statuses:
+            if s not in statuses:
+                statuses.append(s)
+        st = fields.get("status")
+        if st is None:
+            fields["status"] = FieldPlan(name="status", shape={"type": "string"}, sem="status", role="status")
+        else:
+            st.role = "status"
+            st.sem = "status"
+            if "enum" in st.shape:
+                st.shape = {"type": "string"}
+    for f in fields.values():
+        if f.role == "ref" and f.sem is None and f.ref:
+            f.sem = f"{service}.{f.ref}_id"
+    if e.owned:
+        fields.setdefault("created_at", FieldPlan(name="created_at", shape={"type": "string"}, sem="datetime", role="created"))
+        fields.setdefault("updated_at", FieldPlan(name="updated_at", shape={"type": "string"}, sem="datetime", role="updated"))
+    prefix = _prefix(e.name, prefixes)
+    return EntityPlan(collection=plural(e.name) if not is_plural(e.name) else e.name, entity=e.name, prefix=prefix,
+                      fields=list(fields.values()), world=not e.owned, statuses=statuses,
+                      size=12 if not e.owned else 8, topic=topic)
+
+
+def _initial_status(targets: list[str]) -> str:
+    t = set(targets)
+    if t & {"sent", "published", "submitted", "posted", "scheduled", "signed"}:
+        return "draft"
+    if t & {"approved", "rejected", "accepted", "declined", "confirmed", "paid", "refunded", "shipped", "fulfilled"}:
+        return "pending"
+    if t & {"closed", "resolved", "completed", "merged", "assigned", "escalated"}:
+        return "open"
+    if t & {"running"}:
+        return "stopped"
+    if t & {"enabled", "disabled"}:
+        return "enabled"
+    return "active"
+
+
+def _prefix(entity: str, taken: list[str]) -> str:
+    base = re.sub(r"[^a-z0-9]", "", entity)[:5] or "rec"
+    if not base[0].isalpha():
+        base = "r" + base[:4]
+    cand, i = base, 2
+    while cand in taken:
+        cand = f"{base}{i}"
+        i += 1
+    return cand
+
+
+# -- tool plans -------------------------------------------------------------------------------
+
+def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
+    from compoworld.synthesis.shapes import output_schema
+
+    e = ents.get(t.entity or "") if t.entity else None
+    params: list[ParamPlan] = []
+    key_ids = {id(p): f for p, f in t.keys}
+    ref_ids = {id(p): (f, r) for p, f, r in t.refs}
+    for p in t.params:
+        if id(p) in key_ids:
+            params.append(ParamPlan(name=p.name, role="key", field=key_ids[id(p)], collection=e.collection if e else None))
+            continue
+        if id(p) in ref_ids:
+            f, r = ref_ids[id(p)]
+            rc = ents.get(r)
+            params.append(ParamPlan(name=p.name, role="ref", field=f, collection=rc.collection if rc else None))
+            continue
+        params.append(ParamPlan(name=p.name, role=_param_role(t, p, e)))
+        pp = params[-1]
+        if pp.role in ("field", "filter"):
+            pp.field = p.snake
+        elif pp.role in ("min", "max"):
+            rf = _range_field(p)
+            pp.field = rf[1] if rf else None
+            if e is not None and pp.field and e.field(pp.field) is None:
+                alt = next((f.name for f in e.fields if f.name.startswith(pp.field) or f.name.endswith(pp.field)), None)
+                pp.field = alt or ("created_at" if e.field("created_at") else None)
+            if pp.field is None:
+                pp.role = "option"
+    schema = _annotated_input(t, e, service)
+    op: Op = t.op  # type: ignore[assignment]
+    read_only = op in ("get", "list", "lookup", "compute")
+    plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
+                    op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
+                    read_only=read_only, destructive=op == "delete", idempotent=op in ("get", "list", "lookup", "compute", "update", "delete", "world_model"),
+                    verb=t.verb or "", many=t.batch)
+    plan.output_schema = output_schema(plan, e, service)
+    return plan
+
+
+def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
+    if t.op == "list":
+        if p.structural in ("limit", "offset", "page", "cursor", "sort", "order", "query", "option"):
+            return p.structural
+        if _range_field(p) is not None:
+            return "min" if _range_field(p)[0] == "min" else "max"  # type: ignore[index]
+        return "filter" if e is not None and e.field(p.snake) is not None else "option"
+    if t.op in ("create", "update", "transition"):
+        if p.structural == "option":
+            return "option"
+        return "field" if e is not None and e.field(p.snake) is not None else "option"
+    if t.op in ("get", "delete"):
+        return "option"
+    return "arg" if p.structural != "option" or t.op in ("compute", "world_model", "action") else "option"
+
+
+def _description(t: TInfo) -> str:
+    d = t.tool.description.strip() or f"{t.tool.name.replace('_', ' ').replace('-', ' ')}."
+    if len(d) > 1024:
+        d = d[:1021].rstrip() + "..."
+    return d
+
+
+def _annotated_input(t: TInfo, e: EntityPlan | None, service: str) -> dict[str, Any]:
+    """The tool's input schema with semantic types on its parameters."""
+    import copy
+
+    schema = copy.deepcopy(t.tool.input_schema)
+    props = schema.get("properties", {})
+    key_ids = {p.name: f for p, f in t.keys}
+    ref_ids = {p.name: r for p, f, r in t.refs}
+    for p in t.params:
+        sub = props.get(p.name)
+        if not isinstance(sub, dict):
+            continue
+        sem = p.sem
+        if p.name in key_ids and key_ids[p.name] == "id" and e is not None:
+            sem = f"{service}.{e.entity}_id"
+        elif p.name in ref_ids:
+            sem = f"{service}.{ref_ids[p.name]}_id" if p.type in ("string", "array", None) else None
+        if sem and p.type == "array":
+            items = sub.get("items")
+            if isinstance(items, dict) and main_type(items) in ("string", None):
+                items.setdefault("x-semantic-type", sem)
+            continue
+        if sem:
+            sub.setdefault("x-semantic-type", sem)
+    return schema

@@ -1,0 +1,519 @@
+"""The generic runtime of compiled services: every tool is an operation of its plan (create, get,
+list/search, update, delete, transition, lookup, computation, action, world model) over the
+service's journaled tables. Same seed and same calls give the same results."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, ClassVar, Iterable
+
+from compoworld.services.service import Record, Service, Table
+from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
+from compoworld.synthesis.compute import COMPUTATIONS, Call
+from compoworld.synthesis.plan import EntityPlan, FieldPlan, ServicePlan, ToolPlan
+from compoworld.synthesis.schema import InvalidValue, canonical, compile_validator, main_type, sample
+from compoworld.synthesis.world import ValueContext, rng_for, value_for
+
+MAX_PAGE = 100
+ACTION_LOG = "action_log"
+SIMULATIONS = "simulations"
+DEFAULT_PAGE = 20
+
+
+class CompiledService(Service):
+    """Base of services built from a plan; subclasses are made by `compiler.build_service`."""
+
+    origin: ClassVar[str] = "compiled"
+    synthesis: ClassVar[str] = "compiler"
+    verified: ClassVar[bool | None] = None
+    plan: ClassVar[ServicePlan]
+    _tools: ClassVar[dict[str, ToolPlan]] = {}
+    _ents: ClassVar[dict[str, EntityPlan]] = {}
+
+    # -- seeded data ----------------------------------------------------------------------------
+    def generate(self, gen: Any) -> dict[str, Iterable[Record]]:
+        ctx = ValueContext(gen.world, gen.now)
+        out: dict[str, list[Record]] = {}
+        for e in _parents_first(list(self._ents.values())):
+            n = gen.n(e.size) if e.size else 0
+            rows = []
+            seen_keys: dict[str, set[Any]] = {}
+            for i in range(n):
+                rid = f"{e.prefix}_{i + 1:04d}"
+                row: Record = {"id": rid}
+                for f in e.fields:
+                    if f.role == "id":
+                        continue
+                    row[f.name] = self._seed_value(e, f, gen.rng, ctx, i, out)
+                    if f.role == "key" and row[f.name] is not None:
+                        keys = seen_keys.setdefault(f.name, set())
+                        k = canonical(row[f.name])
+                        if k in keys and isinstance(row[f.name], str):
+                            row[f.name] = f"{row[f.name]}-{i + 1}"
+                        keys.add(canonical(row[f.name]))
+                rows.append(row)
+            out[e.collection] = rows
+        return out
+
+    def _seed_value(self, e: EntityPlan, f: FieldPlan, rng: Any, ctx: ValueContext, i: int, done: dict[str, list[Record]]) -> Any:
+        if f.role == "seq":
+            return i + 1
+        if f.role == "status":
+            if not e.statuses:
+                return "active"
+            return e.statuses[0] if rng.random() < 0.5 else e.statuses[rng.randrange(len(e.statuses))]
+        if f.role == "created":
+            return (ctx.now.replace(microsecond=0) - _days(rng.randint(30, 400))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if f.role == "updated":
+            return (ctx.now.replace(microsecond=0) - _days(rng.randint(0, 29))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if f.role == "ref" and f.ref:
+            parent = next((p for p in self._ents.values() if p.entity == f.ref), None)
+            rows = done.get(parent.collection, []) if parent else []
+            if rows:
+                target = rows[rng.randrange(len(rows))]
+                v = target.get(f.name, target["id"]) if parent and parent.field(f.name) else target["id"]
+                if _fits(f.shape, v):
+                    return v
+        v = value_for(f.name, f.sem, f.shape, rng, ctx, i)
+        return v if _fits(f.shape, v) else None
+
+    # -- dispatch -------------------------------------------------------------------------------
+    def run_tool(self, name: str, args: dict[str, Any]) -> Any:
+        t = self._tools[name]
+        e = self._ents.get(t.collection or "")
+        op = t.op
+        if op == "compute":
+            props = t.input_schema.get("properties") or {}
+            call = Call(args=args, order=list(props), types={k: main_type(v) for k, v in props.items()}, svc=self, tool=t.original)
+            return COMPUTATIONS[t.compute or "echo"].run(call)
+        if op == "world_model":
+            from compoworld.synthesis.world_model import simulate
+
+            return simulate(self, t, args)
+        if op == "action":
+            return self._action(t, args)
+        assert e is not None, f"tool {name} has no collection"
+        if op == "create":
+            return self._create(t, e, args)
+        if op == "list":
+            return self._list(t, e, args)
+        if op in ("get", "lookup"):
+            if t.many:
+                return self._batch(t, e, args, delete=False)
+            return self._locate(t, e, args, derive=True)
+        if op == "update":
+            return self._update(t, e, args)
+        if op == "delete":
+            if t.many:
+                return self._batch(t, e, args, delete=True)
+            row = self._locate(t, e, args, derive=False)
+            return self.db[e.collection].delete(row["id"])
+        if op == "transition":
+            return self._transition(t, e, args)
+        raise ToolError(f"unsupported operation {op}")
+
+    # -- locating records -----------------------------------------------------------------------
+    def _conditions(self, t: ToolPlan, args: dict[str, Any], roles: tuple[str, ...] = ("key", "ref")) -> list[tuple[str, str, Any]]:
+        return [(p.name, p.field, args[p.name]) for p in t.params if p.role in roles and p.field and p.name in args and args[p.name] is not None]
+
+    def _locate(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any], derive: bool) -> Record:
+        table = self.db[e.collection]
+        conds = self._conditions(t, args)
+        keys = [c for c in conds if any(p.name == c[0] and p.role == "key" for p in t.params)]
+        if not keys:
+            if not any(p.role == "key" for p in t.params):
+                row = self._singleton(table, conds)
+                if row is not None:
+                    return row
+                if e.world and derive:
+                    return self._derive(e, {f: v for _, f, v in conds})
+                raise NotFoundError(f"there is no {e.entity.replace('_', ' ')} yet")
+            missing = [p.name for p in t.params if p.role == "key"]
+            raise ArgumentError(f"give {' or '.join(missing)} to say which {e.entity.replace('_', ' ')}")
+        row = _find(table, conds)
+        if row is not None:
+            return row
+        if e.world and derive and not any(f == "id" for _, f, _ in keys):
+            return self._derive(e, {f: v for _, f, v in conds})
+        what = ", ".join(f"{p} {v!r}" for p, _, v in keys)
+        raise NotFoundError(f"no {e.entity.replace('_', ' ')} with {what}")
+
+    def _singleton(self, table: Table, conds: list[tuple[str, str, Any]]) -> Record | None:
+        rows = [r for r in table if all(_equal(r.get(f), v) for _, f, v in conds)] if conds else list(table)
+        return rows[-1] if rows else None
+
+    def _derive(self, e: EntityPlan, known: dict[str, Any]) -> Record:
+        """A record of the outside world that the seeded table does not hold: a pure function of its key."""
+        rng = rng_for(self.ctx.seed, self.name, e.collection, canonical(known).decode())
+        ctx = ValueContext(_world(self.ctx.seed), self.ctx.clock.start)
+        row: Record = {"id": f"{e.prefix}_x{rng.getrandbits(32):08x}"}
+        for f in e.fields:
+            if f.role == "id":
+                continue
+            if f.name in known:
+                row[f.name] = known[f.name]
+            elif f.role == "seq":
+                row[f.name] = None
+            elif f.role == "status":
+                row[f.name] = e.statuses[0] if e.statuses else "active"
+            elif f.role in ("created", "updated"):
+                row[f.name] = self.ctx.clock.start.strftime("%Y-%m-%dT%H:%M:%SZ")
+            else:
+                v = value_for(f.name, f.sem, f.shape, rng, ctx, 0)
+                row[f.name] = v if _fits(f.shape, v) else None
+        return row
+
+    # -- operations -----------------------------------------------------------------------------
+    def _check_refs(self, t: ToolPlan, args: dict[str, Any]) -> None:
+        for p in t.params:
+            if p.role != "ref" or p.name not in args or args[p.name] is None or not p.collection:
+                continue
+            parent = self._ents.get(p.collection)
+            if parent is None or parent.world:
+                continue
+            table = self.db[p.collection]
+            vals = args[p.name] if isinstance(args[p.name], list) else [args[p.name]]
+            for v in vals:
+                fld = p.field if parent.field(p.field or "") is not None and parent.field(p.field or "").role != "ref" else "id"  # type: ignore[union-attr]
+                if _find(table, [(p.name, fld, v)]) is None:
+                    raise NotFoundError(f"no {parent.entity.replace('_', ' ')} with {p.name} {v!r}")
+
+    def _create(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
+        table = self.db[e.collection]
+        self._check_refs(t, args)
+        row: Record = {f.name: None for f in e.fields if f.role != "id"}
+        for p in t.params:
+            if p.role in ("field", "ref", "key") and p.field and p.name in args:
+                row[p.field] = args[p.name]
+        for p in t.params:
+            if p.role == "key" and p.field and p.name in args and args[p.name] is not None:
+                if p.field == "id":
+                    if not isinstance(args[p.name], str) or table.get(args[p.name]) is not None:
+                        raise ToolError(f"{e.entity.replace('_', ' ')} {args[p.name]!r} already exists")
+                    continue
+                f = e.field(p.field)
+                if f is not None and f.role == "key" and _find(table, [(p.name, p.field, args[p.name])]) is not None:
+                    raise ToolError(f"a {e.entity.replace('_', ' ')} with {p.name} {args[p.name]!r} already exists")
+        rid = row.pop("id", None)
+        for f in e.fields:
+            if row.get(f.name) is not None or f.role == "id":
+                continue
+            if f.role == "seq":
+                row[f.name] = table.seq
+            elif f.role == "status":
+                row[f.name] = t.target_status or (e.statuses[0] if e.statuses else "active")
+            elif f.role in ("created", "updated"):
+                row[f.name] = self.now()
+            elif f.role == "key" and f.shape:
+                rng = rng_for(self.ctx.seed, self.name, e.collection, table.seq)
+                v = sample(f.shape, rng)
+                row[f.name] = v if _fits(f.shape, v) else None
+        if t.target_status and "status" in row:
+            row["status"] = t.target_status
+        if rid is not None:
+            row = {"id": str(rid), **row}
+        return table.insert(row)
+
+    def _list(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
+        rows = list(self.db[e.collection])
+        for p in t.params:
+            if p.name not in args or args[p.name] is None:
+                continue
+            v = args[p.name]
+            if p.role in ("filter", "ref") and p.field:
+                rows = [r for r in rows if matches(r.get(p.field), v)]
+            elif p.role in ("min", "max") and p.field:
+                rows = [r for r in rows if _in_range(r.get(p.field), v, p.role)]
+        query = next((args[p.name] for p in t.params if p.role == "query" and isinstance(args.get(p.name), str)), None)
+        if query and query.strip():
+            scored = [(score(r, query), r) for r in rows]
+            rows = [r for s, r in sorted(scored, key=lambda x: -x[0]) if s > 0]
+        sort_by = next((args[p.name] for p in t.params if p.role == "sort" and isinstance(args.get(p.name), str)), None)
+        if sort_by:
+            fld = re.sub(r"[^a-z0-9_]", "_", sort_by.lower().lstrip("-+"))
+            if e.field(fld) is not None:
+                desc = sort_by.startswith("-") or _descending(t, args)
+                present = [r for r in rows if r.get(fld) is not None]
+                absent = [r for r in rows if r.get(fld) is None]
+                try:
+                    present.sort(key=lambda r: _sort_key(r.get(fld)), reverse=desc)
+                except TypeError:
+                    pass
+                rows = present + absent
+        elif _descending(t, args):
+            rows = rows[::-1]
+        limit, offset = self._window(t, args)
+        chunk = rows[offset: offset + limit]
+        nxt = offset + limit if offset + limit < len(rows) else None
+        out: dict[str, Any] = {"items": chunk, "total": len(rows), "next_offset": nxt}
+        if any(p.role == "cursor" for p in t.params):
+            out["next_cursor"] = str(nxt) if nxt is not None else None
+        return out
+
+    def _window(self, t: ToolPlan, args: dict[str, Any]) -> tuple[int, int]:
+        props = t.input_schema.get("properties") or {}
+        limit = None
+        for p in t.params:
+            if p.role == "limit":
+                v = args.get(p.name, (props.get(p.name) or {}).get("default"))
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    limit = int(v)
+        if limit is None or limit <= 0:
+            limit = DEFAULT_PAGE
+        limit = min(limit, MAX_PAGE)
+        offset = 0
+        for p in t.params:
+            v = args.get(p.name)
+            if v is None or isinstance(v, bool):
+                continue
+            if p.role == "offset" and isinstance(v, (int, float)):
+                offset = max(0, int(v))
+            elif p.role == "page" and isinstance(v, (int, float)):
+                offset = max(0, int(v) - 1) * limit
+            elif p.role == "cursor" and isinstance(v, str) and v:
+                if not v.isdigit():
+                    raise ToolError(f"invalid cursor {v!r}: pass the next_cursor of an earlier page")
+                offset = int(v)
+        return limit, offset
+
+    def _update(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
+        table = self.db[e.collection]
+        self._check_refs(t, args)
+        changes = {p.field: args[p.name] for p in t.params if p.role in ("field", "ref") and p.field and p.name in args}
+        if not changes:
+            fields = [p.name for p in t.params if p.role in ("field", "ref")]
+            raise ToolError(f"nothing to update: give at least one of {', '.join(fields)}" if fields else "this tool has nothing it can update")
+        if not any(p.role == "key" for p in t.params) and len(table) == 0:
+            return self._create(t, e, args)
+        row = self._locate(t, e, args, derive=False)
+        if "id" in changes:
+            changes.pop("id")
+        if e.field("updated_at") is not None:
+            changes["updated_at"] = self.now()
+        return table.update(row["id"], **changes)
+
+    def _transition(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
+        table = self.db[e.collection]
+        self._check_refs(t, args)
+        row = self._locate(t, e, args, derive=False)
+        changes = {p.field: args[p.name] for p in t.params if p.role in ("field",) and p.field and p.name in args}
+        target = t.target_status or "done"
+        if row.get("status") == target and not any(row.get(k) != v for k, v in changes.items()):
+            raise ToolError(f"{e.entity.replace('_', ' ')} {row['id']} is already {target}")
+        changes["status"] = target
+        if e.field("updated_at") is not None:
+            changes["updated_at"] = self.now()
+        return table.update(row["id"], **changes)
+
+    def _batch(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any], delete: bool) -> dict[str, Any]:
+        key = next(p for p in t.params if p.role == "key")
+        vals = args.get(key.name) or []
+        found, missing = [], []
+        table = self.db[e.collection]
+        for v in vals if isinstance(vals, list) else [vals]:
+            row = _find(table, [(key.name, key.field or "id", v)])
+            if row is None:
+                if e.world and not delete and key.field != "id":
+                    found.append(self._derive(e, {key.field: v}))
+                else:
+                    missing.append(v)
+                continue
+            found.append(table.delete(row["id"]) if delete else row)
+        if delete and not found:
+            raise NotFoundError(f"none of the given {key.name} exist")
+        return {("deleted" if delete else "items"): found, "not_found": missing}
+
+    def _action(self, t: ToolPlan, args: dict[str, Any]) -> Record:
+        shown = ", ".join(f"{k}={_short(v)}" for k, v in list(args.items())[:4])
+        return self.db[ACTION_LOG].insert({"tool": t.original, "arguments": args, "status": "completed",
+                                          "result": f"{t.original}({shown}) completed", "created_at": self.now()})
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def _days(n: int) -> Any:
+    from datetime import timedelta
+
+    return timedelta(days=n)
+
+
+def _world(seed: int) -> Any:
+    from compoworld.services.fake import world
+
+    return world(seed, 1.0)
+
+
+def _short(v: Any) -> str:
+    s = v if isinstance(v, str) else canonical(v).decode()
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _fits(shape: dict[str, Any], v: Any) -> bool:
+    if not shape:
+        return True
+    from compoworld.synthesis.schema import nullable
+
+    try:
+        compile_validator(nullable(shape))(v)
+        return True
+    except InvalidValue:
+        return False
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b or a.casefold() == b.casefold()
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, str) or isinstance(a, str) and isinstance(b, (int, float)):
+        return str(a) == str(b)
+    return a == b
+
+
+def _find(table: Table, conds: list[tuple[str, str, Any]]) -> Record | None:
+    for _, f, v in conds:
+        if f == "id":
+            row = table.get(str(v))
+            if row is None:
+                return None
+            return row if all(_equal(row.get(ff), vv) for _, ff, vv in conds) else None
+    for row in table:
+        if all(_equal(row.get(f), v) for _, f, v in conds):
+            return row
+    return None
+
+
+def matches(value: Any, wanted: Any) -> bool:
+    """List filter semantics: text contains (case-insensitive), numbers/booleans equal, lists overlap."""
+    if value is None:
+        return False
+    if isinstance(wanted, list):
+        if isinstance(value, list):
+            return any(any(matches(v, w) for v in value) for w in wanted)
+        return any(matches(value, w) for w in wanted)
+    if isinstance(value, list):
+        return any(matches(v, wanted) for v in value)
+    if isinstance(value, str) and isinstance(wanted, str):
+        return wanted.casefold() in value.casefold()
+    return _equal(value, wanted)
+
+
+def _in_range(value: Any, bound: Any, role: str) -> bool:
+    if value is None or isinstance(value, bool) or isinstance(bound, bool):
+        return False
+    try:
+        if isinstance(value, (int, float)) and isinstance(bound, (int, float)):
+            return value >= bound if role == "min" else value <= bound
+        if isinstance(value, str) and isinstance(bound, str):
+            return value >= bound if role == "min" else value[: len(bound)] <= bound
+    except TypeError:
+        return False
+    return False
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def text_of(row: Record) -> str:
+    parts = []
+    for k, v in row.items():
+        if isinstance(v, str):
+            parts.append(v)
+        elif isinstance(v, list):
+            parts.extend(x for x in v if isinstance(x, str))
+    return " ".join(parts).casefold()
+
+
+def score(row: Record, query: str) -> int:
+    """How many of the query's words a record's text contains (0: not a match)."""
+    text = text_of(row)
+    terms = _WORD.findall(query.casefold()) or [query.casefold()]
+    return sum(1 for term in dict.fromkeys(terms) if term in text)
+
+
+def _sort_key(v: Any) -> Any:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return (0, v, "")
+    return (1, 0, canonical(v).decode() if not isinstance(v, str) else v)
+
+
+def _descending(t: ToolPlan, args: dict[str, Any]) -> bool:
+    for p in t.params:
+        if p.role == "order" and p.name in args:
+            v = args[p.name]
+            if isinstance(v, str):
+                return v.lower().startswith("desc")
+            if isinstance(v, bool):
+                return v if p.name.lower().startswith("desc") else not v
+    return False
+
+
+def _parents_first(ents: list[EntityPlan]) -> list[EntityPlan]:
+    by_entity = {e.entity: e for e in ents}
+    out: list[EntityPlan] = []
+    state: dict[str, int] = {}
+
+    def visit(e: EntityPlan) -> None:
+        if state.get(e.entity) == 2 or state.get(e.entity) == 1:
+            return
+        state[e.entity] = 1
+        for f in e.fields:
+            if f.role == "ref" and f.ref in by_entity:
+                visit(by_entity[f.ref])
+        state[e.entity] = 2
+        out.append(e)
+
+    for e in ents:
+        visit(e)
+    return out
+
+
+def make_method(name: str) -> Callable[..., Any]:
+    def method(*pos: Any, **kwargs: Any) -> Any:  # `self` arrives positionally so a parameter may be named anything
+        return pos[0].run_tool(name, kwargs)
+
+    method.__name__ = f"tool_{name}"
+    return method
+
+
+def make_validator(schema: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
+    cell: list[Callable[[Any], Any]] = []
+
+    def validate(arguments: Any) -> dict[str, Any]:
+        if not isinstance(arguments, dict):
+            raise ArgumentError(f"arguments must be a JSON object, got {type(arguments).__name__}")
+        if not cell:
+            cell.append(compile_validator(schema))  # compiled on first use: loading a cached service compiles nothing
+        try:
+            cell[0](arguments)
+        except InvalidValue as exc:
+            raise ArgumentError(str(exc)) from None
+        return arguments
+
+    return validate
+
+
+def make_output_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
+    cell: list[Callable[[Any], Any]] = []
+
+    def validate(value: Any) -> Any:
+        if not cell:
+            cell.append(compile_validator(schema))
+        try:
+            cell[0](value)
+        except InvalidValue as exc:
+            raise ToolError(f"output does not match schema: {exc}") from None
+        return value
+
+    return validate
+
+
+def tool_spec(t: ToolPlan) -> ToolSpec:
+    return ToolSpec(
+        name=t.name, description=t.description, input_schema=t.input_schema, output_schema=t.output_schema,
+        read_only=t.read_only, destructive=t.destructive, idempotent=t.idempotent, kind=t.kind,  # type: ignore[arg-type]
+        validate=make_validator(t.input_schema), method=f"tool_{t.name}", output_validate=make_output_validator(t.output_schema),
+    )
+

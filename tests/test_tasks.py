@@ -1,0 +1,140 @@
+"""The task factory: graph, walk constraints, acceptance conditions, checks and determinism."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from compoworld.services.registry import all_services
+from compoworld.tasks.checks import evaluate, score
+from compoworld.tasks.factory import TaskConfig, build_env, generate, hidden_values, probe
+from compoworld.tasks.graph import build_graph, edge_records
+from compoworld.tasks.instruction import leaks
+from compoworld.tasks.model import Check, Where
+from compoworld.tasks.solution import execute
+from compoworld.tasks.walk import WalkConfig, check_walk, sample_walk
+
+CLASSES = all_services("library")
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return build_graph(CLASSES.values())
+
+
+@pytest.fixture(scope="module")
+def batch():
+    return generate(TaskConfig(n=60, seed=3))
+
+
+def test_graph_edges_carry_semantic_types_between_different_services(graph) -> None:
+    rows = edge_records(graph)
+    assert len(rows) > 50
+    for r in rows:
+        assert r["source_service"] != r["target_service"]
+        assert r["source_tool"].startswith(r["source_service"] + "__")
+        assert r["target_tool"].startswith(r["target_service"] + "__")
+    # The CRM reveals emails that the email service consumes: the canonical cross-service edge.
+    assert any(r["source_service"] == "crm" and r["target_service"] == "email" and r["semantic_type"] == "email" for r in rows)
+
+
+def test_walk_constraints_hold_over_thousands_of_walks(graph) -> None:
+    cfg = WalkConfig()
+    lengths = set()
+    for seed in range(3000):
+        walk = sample_walk(graph, random.Random(seed), cfg)
+        assert walk is not None
+        assert check_walk(walk, cfg) == [], (seed, walk)
+        for a, b in zip(walk.visits, walk.visits[1:]):
+            assert graph.has_edge(a, b)
+        lengths.add(walk.length)
+    assert lengths == set(range(cfg.min_length, cfg.max_length + 1))
+
+
+def test_walk_config_is_honoured(graph) -> None:
+    cfg = WalkConfig(n_services=3, n_distractors=2, min_length=4, max_length=5)
+    for seed in range(200):
+        walk = sample_walk(graph, random.Random(seed), cfg)
+        assert walk is not None and check_walk(walk, cfg) == []
+        assert len(walk.distractors) == 2
+
+
+def test_most_designed_tasks_are_accepted(batch) -> None:
+    tasks, rejected, report = batch
+    assert report.designed == 60
+    assert report.accepted >= 54, report.rejected_by_reason
+    assert report.duplicate_instructions == 0
+
+
+def test_every_accepted_task_meets_the_acceptance_conditions(batch) -> None:
+    tasks, _, _ = batch
+    for task in tasks:
+        assert check_walk(task.walk) == [], task.walk
+        assert any(c.kind == "negative" for c in task.rubric)
+        env = build_env(task, CLASSES)
+        start = env.state()
+        run = execute(task.plan, env)
+        final = env.state()
+        assert all(score(task.rubric, start, final)), task.id
+        assert not all(score(task.rubric, start, start)), "doing nothing must fail"
+        assert all(start[s] == final[s] for s in task.distractors)
+        assert not leaks(task.instruction, hidden_values(task))
+        assert run.bindings == task.bindings
+        if task.stale:
+            env2 = build_env(task, CLASSES)
+            execute(task.plan, env2, overrides=task.stale)
+            assert not all(score(task.rubric, start, env2.state()))
+
+
+def test_a_stale_value_or_a_wrong_record_breaks_the_task(batch) -> None:
+    """Changing any discovered value the final write depends on makes the rubric fail."""
+    tasks, _, _ = batch
+    broken = 0
+    for task in tasks[:20]:
+        last_var = next(a["$var"] for s in reversed(task.plan) if s.purpose == "write"
+                        for a in s.arguments.values() if isinstance(a, dict) and "$var" in a)
+        env = build_env(task, CLASSES)
+        start = env.state()
+        execute(task.plan, env, overrides={last_var: "someone.else@example.com"})
+        broken += not all(score(task.rubric, start, env.state()))
+    assert broken == 20
+
+
+def test_generation_is_deterministic_and_seeded() -> None:
+    a, _, _ = generate(TaskConfig(n=8, seed=11))
+    b, _, _ = generate(TaskConfig(n=8, seed=11))
+    c, _, _ = generate(TaskConfig(n=8, seed=12))
+    assert [t.id for t in a] == [t.id for t in b]
+    assert [t.model_dump() for t in a] == [t.model_dump() for t in b]
+    assert {t.id for t in a}.isdisjoint({t.id for t in c})
+
+
+def test_probe_rejects_a_task_whose_reference_is_broken(batch) -> None:
+    tasks, _, _ = batch
+    task = tasks[0].model_copy(deep=True)
+    task.plan = task.plan[:-1]  # drop the final write
+    problems, _ = probe(task, CLASSES)
+    assert any(p.startswith("reference fails") for p in problems)
+
+
+def test_check_language() -> None:
+    initial = {"crm": {"contacts": {"c1": {"id": "c1", "email": "a@x.com", "tags": ["vip"], "note": "Hello World"}}}, "email": {"m": {}}}
+    final = {"crm": {"contacts": {**initial["crm"]["contacts"], "c2": {"id": "c2", "email": "B@x.com ", "tags": [], "note": ""}}}, "email": {"m": {}}}
+    exists = Check(kind="record_exists", service="crm", collection="contacts", where=[Where(field="email", value="b@x.com")])
+    assert evaluate(exists, initial, final) and not evaluate(exists, initial, initial)
+    absent = Check(kind="record_absent", service="crm", collection="contacts", where=[Where(field="email", value="b@x.com")])
+    assert not evaluate(absent, initial, final) and evaluate(absent, initial, initial)
+    count = Check(kind="count_equals", service="crm", collection="contacts", where=[], count=2)
+    assert evaluate(count, initial, final) and not evaluate(count, initial, initial)
+    contains = Check(kind="record_exists", service="crm", collection="contacts", where=[Where(field="note", op="contains", value="world")])
+    assert evaluate(contains, initial, final)
+    includes = Check(kind="record_exists", service="crm", collection="contacts", where=[Where(field="tags", op="includes", value="vip")])
+    assert evaluate(includes, initial, final)
+    field_eq = Check(kind="field_equals", service="crm", collection="contacts", record_id="c2", where=[Where(field="email", value="b@x.com")])
+    assert evaluate(field_eq, initial, final) and not evaluate(field_eq, initial, initial)
+    unchanged = Check(kind="record_unchanged", service="crm", collection="contacts", record_id="c1")
+    assert evaluate(unchanged, initial, final)
+    services = Check(kind="services_unchanged", services=["email"])
+    assert evaluate(services, initial, final)
+    assert not evaluate(Check(kind="services_unchanged", services=["crm"]), initial, final)
