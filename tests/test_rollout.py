@@ -11,7 +11,7 @@ import pytest
 from compoworld.rollout import LiteLLMAgent, PerturbedPolicy, ReferenceTeacher, collect, rollout, run_rollouts, summarize
 from compoworld.rollout.agents import Mistakes, play
 from compoworld.rollout.runner import classes_for, reward_rows
-from compoworld.rollout.trajectory import SYSTEM_PROMPT, Episode
+from compoworld.rollout.trajectory import SYSTEM_PROMPT, Episode, catalog_hash
 from compoworld.tasks.checks import score
 from compoworld.tasks.factory import TaskConfig, build_env, generate
 from compoworld.tasks.model import Task
@@ -163,7 +163,7 @@ def test_same_seed_same_trajectories(tasks: list[Task], classes: dict[str, Any])
     assert len({t.id for t in a}) == len(a)
     assert [t.id for t in a] != [t.id for t in c]
     assert [t.final_state_hash for t in a] == [t.final_state_hash for t in b]
-    assert all(t.id == t.content_id() for t in a)
+    assert all(t.id == t.content_id() and t.tools_hash == catalog_hash(t.tools) for t in a)
 
 
 def test_reward_rows_per_group(tasks: list[Task], classes: dict[str, Any]) -> None:

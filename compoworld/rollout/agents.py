@@ -124,7 +124,7 @@ class PerturbedPolicy:
     kind = "perturbed"
     model = ""
 
-    def __init__(self, seed: int = 0, p_range: tuple[float, float] = (0.3, 0.3)) -> None:
+    def __init__(self, seed: int = 0, p_range: tuple[float, float] = (0.0, 0.4)) -> None:
         self.seed = seed
         self.p_range = p_range
 
@@ -222,6 +222,7 @@ class LiteLLMAgent:
             kwargs = dict(self.litellm_kwargs)
             if self.temperature > 0:
                 kwargs.setdefault("seed", _rollout_seed(task.id, seed, rollout_index))
+                kwargs.setdefault("drop_params", True)  # best effort: providers without `seed` just sample
             if self.turn_kwargs is not None:
                 kwargs.update(self.turn_kwargs(turn, episode.messages))
             response = chat(self.model, list(episode.messages), tools=tools, temperature=self.temperature,

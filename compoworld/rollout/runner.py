@@ -11,11 +11,11 @@ import orjson
 
 from compoworld.rewards import GroupReward
 from compoworld.rollout.agents import Agent, make_agent
-from compoworld.rollout.trajectory import SYSTEM_PROMPT, CriterionResult, Episode, Trajectory, group_id
+from compoworld.rollout.trajectory import SYSTEM_PROMPT, CriterionResult, Episode, Trajectory, catalog_hash, group_id
 from compoworld.services.registry import get_service
 from compoworld.services.service import Service
 from compoworld.tasks.checks import score
-from compoworld.tasks.factory import build_env
+from compoworld.tasks.factory import TaskConfig, build_env, generate
 from compoworld.tasks.model import Task
 
 Classes = dict[str, type[Service]]
@@ -24,6 +24,18 @@ Classes = dict[str, type[Service]]
 def classes_for(tasks: Iterable[Task]) -> Classes:
     """The service classes the tasks' environments need (library or compiled)."""
     return {name: get_service(name) for t in tasks for name in t.environment_services}
+
+
+_CATALOGS: dict[tuple[type[Service], ...], str] = {}
+
+
+def _catalog_digest(env: Any) -> str:
+    """The catalog depends only on which service classes the environment composes."""
+    key = tuple(sorted(env.service_classes.values(), key=lambda c: c.name))
+    digest = _CATALOGS.get(key)
+    if digest is None:
+        digest = _CATALOGS[key] = catalog_hash(env.tools_openai())
+    return digest
 
 
 def rollout(task: Task, agent: Agent, classes: Classes | None = None, seed: int = 0, rollout_index: int = 0,
@@ -42,7 +54,7 @@ def rollout(task: Task, agent: Agent, classes: Classes | None = None, seed: int 
     traj = Trajectory(
         task_id=task.id, group_id=group_id(task.id, agent.label, agent.model, seed), group=group,
         rollout_index=rollout_index, agent=agent.kind, model=agent.model, seed=seed,
-        messages=episode.messages, tools=env.tools_openai(), final_state_hash=env.state_hash(),
+        messages=episode.messages, tools=env.tools_openai(), tools_hash=_catalog_digest(env), final_state_hash=env.state_hash(),
         criteria=criteria, success=all(passed), partial_credit=sum(passed) / len(passed) if passed else 0.0,
         steps=episode.steps, failed_calls=sum(not o.ok for o in episode.observations),
         simulated_calls=sum(o.simulated for o in episode.observations),
@@ -137,8 +149,6 @@ def run_rollouts(agent_spec: str, n_tasks: int | None = None, task_ids: list[str
     and the summary. `task_ids` keeps only the tasks with those ids, in the order given (an id not
     found is an error). `details` adds the per-trajectory reward rows."""
     if tasks is None:
-        from compoworld.tasks.factory import TaskConfig, generate
-
         n = n_tasks if n_tasks is not None else (100 if task_ids else 10)
         tasks, _, _ = generate(TaskConfig(n=n, seed=seed))
     elif n_tasks is not None and task_ids is None:

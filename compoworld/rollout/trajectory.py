@@ -41,6 +41,7 @@ class Trajectory(BaseModel):
     seed: int
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]]
+    tools_hash: str = ""  # digest of `tools`
     final_state_hash: str
     criteria: list[CriterionResult]
     success: bool
@@ -56,12 +57,10 @@ class Trajectory(BaseModel):
     elapsed_s: float = 0.0
 
     def content_id(self) -> str:
-        # The catalog is plain JSON already and by far the largest field: orjson hashes it directly
-        # (a pydantic dump of it would cost more than the rollout).
+        # The catalog, by far the largest field, enters through its digest (same catalog, same digest).
         body = self.model_dump(mode="json", exclude=_UNHASHED | {"tools"})
-        h = hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS))
-        h.update(orjson.dumps(self.tools, option=orjson.OPT_SORT_KEYS))
-        return "traj_" + h.hexdigest()[:16]
+        body["tools_hash"] = self.tools_hash or catalog_hash(self.tools)
+        return "traj_" + hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
     def criterion_vector(self) -> list[float]:
         return [1.0 if c.passed else 0.0 for c in self.criteria]
@@ -80,13 +79,17 @@ class Trajectory(BaseModel):
         return rows
 
 
+def catalog_hash(tools: list[dict[str, Any]]) -> str:
+    return hashlib.sha256(orjson.dumps(tools, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+
+
 def group_id(task_id: str, agent: str, model: str, seed: int) -> str:
     key = orjson.dumps([task_id, agent, model, seed])
     return "grp_" + hashlib.sha256(key).hexdigest()[:16]
 
 
 def dumps_arguments(arguments: Any) -> str:
-    return orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode()
+    return orjson.dumps(arguments).decode()
 
 
 @dataclass

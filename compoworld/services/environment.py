@@ -145,7 +145,8 @@ def diff_states(before: State, after: State) -> list[dict[str, Any]]:
 class Environment:
     """Compose services into one environment with namespaced tools (`crm__find_companies`)."""
 
-    def __init__(self, services: Sequence[type[Service]], seed: int = 0, scale: float = 1.0) -> None:
+    def __init__(self, services: Sequence[type[Service]], seed: int = 0, scale: float = 1.0,
+                 initial_state: Mapping[str, Any] | None = None) -> None:
         names = [s.name for s in services]
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate services in {names}")
@@ -156,12 +157,11 @@ class Environment:
         self.services: dict[str, Service] = {}
         self._tools: dict[str, tuple[Service, ToolSpec, Any]] = {}
         self._catalog_openai: list[dict[str, Any]] | None = None
-        self.reset(seed)
+        self.reset(seed, initial_state)
 
     # -- lifecycle ---------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, initial_state: Mapping[str, Any] | None = None) -> str:
-        """Start over: seeded data for every service, or the given state for the services it names.
-        Returns the initial state hash."""
+    def reset(self, seed: int | None = None, initial_state: Mapping[str, Any] | None = None) -> None:
+        """Start over: seeded data for every service, or the given state for the services it names."""
         self.seed = self.seed if seed is None else seed
         self.ctx = Context(self.seed)
         self.services = {}
@@ -179,7 +179,6 @@ class Environment:
             self.services[name] = svc
             for tname, spec in svc.specs().items():
                 self._tools[f"{name}{SEP}{tname}"] = (svc, spec, getattr(svc, spec.method))
-        return self.state_hash()
 
     def step(self, call: Any) -> Observation:
         """Run one tool call. Never raises; a failed call changes nothing."""

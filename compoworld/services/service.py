@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator
 
 from pydantic import BaseModel
@@ -31,6 +32,8 @@ class Journal:
             else:
                 table.rows[key] = old
             table.seq = seq
+            table.version += 1
+            table._index.clear()
         self.entries.clear()
 
 
@@ -38,7 +41,7 @@ class Table:
     """One collection of records keyed by `id`. Records are never mutated in place (copy on write),
     so a snapshot is a shallow copy and an undo is a pointer swap."""
 
-    __slots__ = ("name", "entity", "prefix", "rows", "seq", "journal")
+    __slots__ = ("name", "entity", "prefix", "rows", "seq", "journal", "version", "_orders", "_index")
 
     def __init__(self, name: str, entity: str, prefix: str, rows: dict[str, Record], journal: Journal) -> None:
         self.name = name
@@ -47,6 +50,9 @@ class Table:
         self.rows = rows
         self.journal = journal
         self.seq = _next_seq(prefix, rows)
+        self.version = 0  # bumped on every write and undo: invalidates cached orderings
+        self._orders: dict[tuple[tuple[str, ...], bool], tuple[int, list[Record]]] = {}
+        self._index: dict[str, dict[Any, dict[str, Record]]] = {}  # field -> value -> records, in table order
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -64,34 +70,76 @@ class Table:
         return row
 
     def find(self, **equals: Any) -> list[Record]:
-        if len(equals) == 1:  # the common case, kept free of per-row generator overhead
-            (k, v), = equals.items()
-            return [r for r in self.rows.values() if r.get(k) == v]
-        items = equals.items()
-        return [r for r in self.rows.values() if all(r.get(k) == v for k, v in items)]
+        """Records whose fields equal these values, in table order. The first field is answered
+        from a hash index kept up to date by writes, so lookups by email or foreign key stay O(1)."""
+        (k, v), *rest = equals.items()
+        hits = self._index_of(k).get(v)
+        if not hits:
+            return []
+        if not rest:
+            return list(hits.values())
+        return [r for r in hits.values() if all(r.get(f) == x for f, x in rest)]
 
     def first(self, **equals: Any) -> Record | None:
-        if len(equals) == 1:
-            (k, v), = equals.items()
-            for r in self.rows.values():
-                if r.get(k) == v:
-                    return r
-            return None
-        items = equals.items()
-        return next((r for r in self.rows.values() if all(r.get(k) == v for k, v in items)), None)
+        found = self.find(**equals)
+        return found[0] if found else None
+
+    def _index_of(self, field: str) -> dict[Any, dict[str, Record]]:
+        idx = self._index.get(field)
+        if idx is None:
+            idx = {}
+            for key, row in self.rows.items():
+                value = row.get(field)
+                try:
+                    idx.setdefault(value, {})[key] = row
+                except TypeError:  # unhashable values (lists) are not indexable: fall back to a scan
+                    idx = None
+                    break
+            if idx is None:
+                return _ScanIndex(self, field)
+            self._index[field] = idx
+        return idx
 
     def where(self, pred: Callable[[Record], bool]) -> list[Record]:
         return [r for r in self.rows.values() if pred(r)]
+
+    def ordered(self, fields: tuple[str, ...], reverse: bool = False) -> list[Record]:
+        """All records sorted by these fields (stable), cached until the table changes: list tools
+        filter this instead of sorting their matches on every call. Do not mutate the list."""
+        key = (fields, reverse)
+        hit = self._orders.get(key)
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        rows = sorted(self.rows.values(), key=itemgetter(*fields), reverse=reverse)
+        self._orders[key] = (self.version, rows)
+        return rows
 
     def new_id(self) -> str:
         return f"{self.prefix}_{self.seq:04d}"
 
     def _write(self, key: str, value: Any) -> None:
-        self.journal.entries.append((self, key, self.rows.get(key, _MISSING), self.seq))
+        old = self.rows.get(key, _MISSING)
+        self.journal.entries.append((self, key, old, self.seq))
+        self.version += 1
         if value is _MISSING:
             del self.rows[key]
         else:
             self.rows[key] = value
+        if self._index:
+            self._reindex(key, old, value)
+
+    def _reindex(self, key: str, old: Any, new: Any) -> None:
+        """Keep indexes in table order: inserts append, deletes remove, an update in place stays in its
+        bucket; an update that moves a record to another bucket drops that index (rebuilt on demand)."""
+        for field, idx in list(self._index.items()):
+            before = old.get(field) if old is not _MISSING else _MISSING
+            after = new.get(field) if new is not _MISSING else _MISSING
+            if old is not _MISSING and new is not _MISSING and before != after:
+                del self._index[field]
+            elif new is _MISSING:
+                idx.get(before, {}).pop(key, None)
+            else:
+                idx.setdefault(after, {})[key] = new
 
     def insert(self, record: Record) -> Record:
         """Insert a record, assigning the next id from this table's sequence unless one is given."""
@@ -102,6 +150,15 @@ class Table:
         self._write(key, row)
         self.seq = max(self.seq + 1, _seq_of(self.prefix, key) + 1)
         return row
+
+    def place(self, record: Record) -> Record:
+        """Put a record into the world outside any tool call (a task designer's plant): not journaled,
+        but caches are invalidated like for any write."""
+        self.rows[record["id"]] = record
+        self.seq = max(self.seq, _seq_of(self.prefix, record["id"]) + 1)
+        self.version += 1
+        self._index.clear()
+        return record
 
     def update(self, key: str, **changes: Any) -> Record:
         row = {**self.require(key), **changes}
@@ -121,6 +178,18 @@ def _seq_of(prefix: str, key: str) -> int:
 
 def _next_seq(prefix: str, rows: dict[str, Record]) -> int:
     return max((_seq_of(prefix, k) for k in rows), default=0) + 1
+
+
+class _ScanIndex(dict):
+    """Stands in for an index on a field with unhashable values: answers by scanning."""
+
+    def __init__(self, table: Table, field: str) -> None:
+        super().__init__()
+        self.table, self.field = table, field
+
+    def get(self, value: Any, default: Any = None) -> Any:
+        hits = {k: r for k, r in self.table.rows.items() if r.get(self.field) == value}
+        return hits or default
 
 
 class Context:

@@ -61,7 +61,6 @@ def build_service(plan: ServicePlan, *, verified: bool | None = None, synthesis:
         "domain": plan.domain,
         "description": plan.description,
         "tables": {e.collection: (e.entity, e.prefix) for e in plan.entities},
-        "State": _LazyState(),
         "plan": plan,
         "_tools": {t.name: t for t in plan.tools},
         "_ents": {e.collection: e for e in plan.entities},
@@ -71,6 +70,7 @@ def build_service(plan: ServicePlan, *, verified: bool | None = None, synthesis:
     for t in plan.tools:
         ns[f"tool_{t.name}"] = make_method(t.name)
     cls = type(_camel(plan.name), (CompiledService,), ns)
+    type.__setattr__(cls, "State", _LazyState())  # after creation: Service.__init_subclass__ reads every attribute
     cls._specs = {t.name: tool_spec(t) for t in plan.tools}
     return cls  # type: ignore[return-value]
 

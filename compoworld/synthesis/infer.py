@@ -17,7 +17,7 @@ from typing import Any
 
 from compoworld.synthesis import compute
 from compoworld.synthesis.loader import ServerSpec, ToolIn
-from compoworld.synthesis.naming import is_plural, plural, shorten, singular, snake, tool_identifier, unique, words
+from compoworld.synthesis.naming import is_plural, plural, short_hash, shorten, singular, snake, tool_identifier, unique, words
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import json_types, loosen, main_type, merge_shapes, nullable
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
@@ -545,9 +545,13 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         tools.append(_tool_plan(t, plans_e, service_name))
     title = server.name
     desc = server.description or f"Service compiled from the MCP server {server.name}."
-    return ServicePlan(name=service_name, title=title, description=desc[:500], domain=_domain(server.categories),
+    plan = ServicePlan(name=service_name, title=title, description=desc[:500], domain=_domain(server.categories),
                        source_id=server.id, forks=list(server.forks), categories=server.categories,
                        entities=list(plans_e.values()), tools=tools)
+    # The version names the plan's content: seeded states are memoized by (name, version), so a
+    # recompiled service never reuses the initial state of a different plan with the same name.
+    plan.version = "1." + short_hash(plan.model_dump_json(), 10)
+    return plan
 
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
@@ -639,20 +643,26 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
                 cur.role = role  # type: ignore[assignment]
                 cur.ref = ref or cur.ref
 
-    for p, fname in t.keys:
-        if p.snake in ("id",) or (p.words[-1] in ("id", "ids", "uuid", "gid") and p.type in ("string", None, "array") and not _constrained(p)):
+    for i, (p, fname) in enumerate(list(t.keys)):
+        idlike = p.snake in ("id", "uuid", "gid", "key") or p.words[-1] in ("id", "ids", "uuid", "gid")
+        if idlike and _takes_table_ids(p):
             e.key_fields[p.snake] = "id"
-            t.keys[t.keys.index((p, fname))] = (p, "id")
+            t.keys[i] = (p, "id")
             continue
-        if p.type in ("integer", "number") and p.words[-1] in ID_SUFFIX:
+        if p.type in ("integer", "number") and (idlike or p.words[-1] in ID_SUFFIX):
             seqf = next((f for f in e.fields.values() if f.role == "seq"), None)
-            fn = seqf.name if seqf is not None else fname
+            fn = seqf.name if seqf is not None else (fname if fname != "id" else f"{e.name}_number")
             add(fn, p, role="seq")
             e.key_fields[p.snake] = fn
-            t.keys[t.keys.index((p, fname))] = (p, fn)
+            t.keys[i] = (p, fn)
             continue
-        add(fname, p, role="key")
-        e.key_fields[p.snake] = fname
+        fn = fname if fname != "id" else f"{e.name}_key"
+        add(fn, p, role="key")
+        strict = p.schema.get("items") if t.batch and p.type == "array" else p.schema
+        if isinstance(strict, dict) and _constrained(p):
+            e.fields[fn].strict = {k: v for k, v in strict.items() if k not in ("description", "title", "default", "examples")}
+        e.key_fields[p.snake] = fn
+        t.keys[i] = (p, fn)
     for p, fname, ref in t.refs:
         add(fname, p, role="ref", ref=ref)
     if t.op in ("create", "update", "transition"):
@@ -681,6 +691,20 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
         if t.target not in e.statuses:
             e.statuses.append(t.target)
     e.texts.append(t.tool.name)
+
+
+def _takes_table_ids(p: PInfo) -> bool:
+    """Whether ids the runtime assigns (`task_0007`) are valid values of this parameter."""
+    from compoworld.synthesis.schema import InvalidValue, compile_validator
+
+    sub = p.schema.get("items") if p.type == "array" else p.schema
+    if not isinstance(sub, dict) or main_type(sub) not in ("string", None):
+        return False
+    try:
+        compile_validator({k: v for k, v in sub.items() if k != "default"})("item_0007")
+        return True
+    except InvalidValue:
+        return False
 
 
 def _constrained(p: PInfo) -> bool:
@@ -735,18 +759,20 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str]) -> EntityPlan:
         fields["name"] = FieldPlan(name="name", shape={"type": "string"}, sem="title", role="title")
     statuses = list(e.status_enum or [])
     if e.statuses or "status" in fields:
-        initial = _initial_status(e.statuses)
-        for s in [initial] + e.statuses:
+        initial = [] if statuses else [_initial_status(e.statuses)]
+        for s in initial + e.statuses:
             if s not in statuses:
                 statuses.append(s)
         st = fields.get("status")
         if st is None:
             fields["status"] = FieldPlan(name="status", shape={"type": "string"}, sem="status", role="status")
+        elif json_types(st.shape) in ([], ["string"]) and (not st.shape.get("enum") or set(statuses) <= set(st.shape["enum"])):
+            st.role, st.sem = "status", "status"
+        elif e.statuses:
+            # the declared `status` holds something else (a number, a list): lifecycle states get their own field
+            fields["workflow_status"] = FieldPlan(name="workflow_status", shape={"type": "string"}, sem="status", role="status")
         else:
-            st.role = "status"
-            st.sem = "status"
-            if "enum" in st.shape:
-                st.shape = {"type": "string"}
+            statuses = []
     for f in fields.values():
         if f.role == "ref" and f.sem is None and f.ref:
             f.sem = f"{service}.{f.ref}_id"

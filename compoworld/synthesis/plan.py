@@ -28,7 +28,8 @@ class FieldPlan(BaseModel):
     sem: str | None = None
     role: FieldRole = "data"
     ref: str | None = None  # referenced collection for role=ref
-    gen: str = ""  # value-generator hint (see world.py)
+    strict: dict[str, Any] | None = None  # the declaring parameter's full schema, for generating valid key values
+
 
 
 class EntityPlan(BaseModel):
@@ -43,6 +44,10 @@ class EntityPlan(BaseModel):
 
     def field(self, name: str) -> FieldPlan | None:
         return next((f for f in self.fields if f.name == name), None)
+
+    @property
+    def status_field(self) -> str | None:
+        return next((f.name for f in self.fields if f.role == "status"), None)
 
 
 class ParamPlan(BaseModel):

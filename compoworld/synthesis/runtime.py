@@ -121,15 +121,16 @@ class CompiledService(Service):
         conds = self._conditions(t, args)
         keys = [c for c in conds if any(p.name == c[0] and p.role == "key" for p in t.params)]
         if not keys:
-            if not any(p.role == "key" for p in t.params):
-                row = self._singleton(table, conds)
-                if row is not None:
-                    return row
-                if e.world and derive:
-                    return self._derive(e, {f: v for _, f, v in conds})
-                raise NotFoundError(f"there is no {e.entity.replace('_', ' ')} yet")
-            missing = [p.name for p in t.params if p.role == "key"]
-            raise ArgumentError(f"give {' or '.join(missing)} to say which {e.entity.replace('_', ' ')}")
+            declared = [p.name for p in t.params if p.role == "key"]
+            if declared and not derive:
+                # an optional key left out of a write: refuse rather than guess which record to change
+                raise ToolError(f"give {' or '.join(declared)} to say which {e.entity.replace('_', ' ')}")
+            row = self._singleton(table, conds)
+            if row is not None:
+                return row
+            if e.world and derive:
+                return self._derive(e, {f: v for _, f, v in conds})
+            raise NotFoundError(f"there is no {e.entity.replace('_', ' ')} yet")
         row = _find(table, conds)
         if row is not None:
             return row
@@ -204,12 +205,13 @@ class CompiledService(Service):
                 row[f.name] = t.target_status or (e.statuses[0] if e.statuses else "active")
             elif f.role in ("created", "updated"):
                 row[f.name] = self.now()
-            elif f.role == "key" and f.shape:
+            elif f.role == "key" and (f.strict or f.shape):
                 rng = rng_for(self.ctx.seed, self.name, e.collection, table.seq)
-                v = sample(f.shape, rng)
+                v = sample(f.strict or f.shape, rng)
                 row[f.name] = v if _fits(f.shape, v) else None
-        if t.target_status and "status" in row:
-            row["status"] = t.target_status
+        sf = e.status_field
+        if t.target_status and sf:
+            row[sf] = t.target_status
         if rid is not None:
             row = {"id": str(rid), **row}
         return table.insert(row)
@@ -298,9 +300,10 @@ class CompiledService(Service):
         row = self._locate(t, e, args, derive=False)
         changes = {p.field: args[p.name] for p in t.params if p.role in ("field",) and p.field and p.name in args}
         target = t.target_status or "done"
-        if row.get("status") == target and not any(row.get(k) != v for k, v in changes.items()):
+        sf = e.status_field or "status"
+        if row.get(sf) == target and not any(row.get(k) != v for k, v in changes.items()):
             raise ToolError(f"{e.entity.replace('_', ' ')} {row['id']} is already {target}")
-        changes["status"] = target
+        changes[sf] = target
         if e.field("updated_at") is not None:
             changes["updated_at"] = self.now()
         return table.update(row["id"], **changes)

@@ -265,8 +265,7 @@ def normalize_input_schema(raw: Any) -> dict[str, Any]:
     problem = meta_errors(raw)
     if problem:
         raise SchemaProblem("invalid_schema", problem)
-    schema = inline_refs(raw)
-    schema.pop("$schema", None)
+    schema = inline_refs(raw)  # keeps a declared $schema: the schema stays valid under the draft it was written for
     schema.pop("$id", None)
     if isinstance(schema.get("title"), str):
         schema.pop("title")

@@ -107,9 +107,7 @@ class Designer:
         while rid in table.rows:
             table.seq += 1
             rid = table.new_id()
-        table.seq += 1
-        rec = {**template, **changes, "id": rid}
-        table.rows[rid] = rec
+        rec = table.place({**template, **changes, "id": rid})
         self.d.planted.append({"service": service, "collection": coll, "record": rec})
         return rec
 

@@ -51,9 +51,8 @@ def initial_state(task: Task, classes: dict[str, type[Service]]) -> dict[str, An
 
 
 def build_env(task: Task, classes: dict[str, type[Service]]) -> Environment:
-    env = Environment([classes[s] for s in task.environment_services], seed=task.seed)
-    env.reset(task.seed, initial_state(task, classes))
-    return env
+    return Environment([classes[s] for s in task.environment_services], seed=task.seed,
+                       initial_state=initial_state(task, classes))
 
 
 def probe(task: Task, classes: dict[str, type[Service]]) -> tuple[list[str], dict[str, Any]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date as Day, datetime, timedelta
-from operator import itemgetter
 from typing import Annotated, Iterable, Literal
 
 from pydantic import BaseModel, Field
@@ -11,7 +10,7 @@ from typing_extensions import TypedDict
 
 from compoworld.services import Service, ToolError, tool
 from compoworld.services.fake import COMPANY_A, DataGen
-from compoworld.services.library._search import Haystack, page_by
+from compoworld.services.library._search import Haystack
 from compoworld.services.library._types import (
     Date, DateTime, Email, Id, Limit, Offset, Page, PersonName, Query, Text, Title, page,
 )
@@ -24,7 +23,6 @@ Response = Literal["needs_action", "accepted", "declined", "tentative"]
 WORKDAY = (9, 17)  # free slots are offered inside office hours only
 STEP_MIN = 30
 FMT = "%Y-%m-%dT%H:%M:%SZ"
-_START = itemgetter("start")  # heap selection is stable: ties keep insertion (id) order
 _EVENT_TEXT = Haystack("title", "description")
 _ROOM_TEXT = Haystack("name")
 
@@ -235,7 +233,7 @@ class Calendar(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = list(self.db["events"])
+        rows = self.db["events"].ordered(("start",))
         if from_date is not None:
             rows = [e for e in rows if e["date"] >= from_date]
         if to_date is not None:
@@ -248,7 +246,7 @@ class Calendar(Service):
             rows = [e for e in rows if e["organizer_email"] == organizer]
         if attendee is not None:
             rows = [e for e in rows if e["organizer_email"] == attendee or any(a["email"] == attendee for a in e["attendees"])]
-        return page_by(_EVENT_TEXT.filter(rows, query), _START, limit, offset)
+        return page(_EVENT_TEXT.filter(rows, query), limit, offset)
 
     @tool(read_only=True)
     def get_event(self, event_id: EventId) -> Event:

@@ -403,14 +403,14 @@ class Chat(Service):
             visible = {channel_id} if ch is not None and self._readable(ch, me) else set()
         else:
             visible = {c["id"] for c in self.db["channels"] if c["kind"] == "public" or me in c["members"]}
-        rows = [m for m in self.db["messages"] if m["channel_id"] in visible]
+        rows = [m for m in self.db["messages"].ordered(("posted_at",), reverse=True) if m["channel_id"] in visible]
         if author is not None:
             rows = [m for m in rows if m["author_email"] == author]
         if after is not None:
             rows = [m for m in rows if m["posted_at"] >= after]
         if pinned_only:
             rows = [m for m in rows if m["pinned"]]
-        return page_by(_MESSAGE_TEXT.filter(rows, query), _POSTED, limit, offset, reverse=True)
+        return page(_MESSAGE_TEXT.filter(rows, query), limit, offset)
 
     @tool(idempotent=True)
     def pin_message(self, message_id: ChatMessageId, pinned: bool = True, as_user: Email | None = None) -> ChatMessage:

@@ -167,10 +167,11 @@ class Crm(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [c for c in self.db["contacts"]
-                if matches(query, c["name"], c["email"], c["title"])
-                and (company_id is None or c["company_id"] == company_id)
-                and (status is None or c["status"] == status)]
+        rows = self.db["contacts"].find(company_id=company_id) if company_id else list(self.db["contacts"])
+        if status is not None:
+            rows = [c for c in rows if c["status"] == status]
+        if query:
+            rows = [c for c in rows if matches(query, c["name"], c["email"], c["title"])]
         return page(rows, limit, offset)
 
     @tool(read_only=True)

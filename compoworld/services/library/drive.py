@@ -12,7 +12,7 @@ from compoworld.services import Service, ToolError, tool
 from compoworld.services.fake import OUR_DOMAIN, DataGen, add_days
 from compoworld.services.library._search import Haystack, page_by
 from compoworld.services.library._types import (
-    Date, DateTime, Email, FilePath, Id, Limit, Offset, Page, Query, Text, Title,
+    Date, DateTime, Email, FilePath, Id, Limit, Offset, Page, Query, Text, Title, page,
 )
 
 FolderId = Id("drive", "folder")
@@ -20,7 +20,6 @@ FileId = Id("drive", "file")
 Kind = Literal["document", "spreadsheet", "pdf", "policy", "presentation"]
 Role = Literal["viewer", "commenter", "editor"]
 DocStatus = Literal["draft", "active", "superseded"]
-_UPDATED = itemgetter("updated_at")  # heap selection is stable: ties keep insertion (id) order
 _FILE_TEXT = Haystack("path", "content")
 _FOLDER_TEXT = Haystack("path")
 _PATH = itemgetter("path")
@@ -275,7 +274,8 @@ class Drive(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = list(self.db["files"]) if folder_id is None else [f for f in self.db["files"] if f["folder_id"] == folder_id]
+        newest = self.db["files"].ordered(("updated_at",), reverse=True)
+        rows = newest if folder_id is None else [f for f in newest if f["folder_id"] == folder_id]
         if kind is not None:
             rows = [f for f in rows if f["kind"] == kind]
         if status is not None:
@@ -286,7 +286,7 @@ class Drive(Service):
             rows = [f for f in rows if any(s["email"] == shared_with for s in f["shared_with"])]
         if modified_after is not None:
             rows = [f for f in rows if f["updated_at"][:10] >= modified_after]
-        out = page_by(_FILE_TEXT.filter(rows, query), _UPDATED, limit, offset, reverse=True)
+        out = page(_FILE_TEXT.filter(rows, query), limit, offset)
         out["items"] = [_summary(f, query) for f in out["items"]]
         return out
 

@@ -10,7 +10,7 @@ from typing_extensions import Annotated, TypedDict
 
 from compoworld.services import Service, ToolError, tool
 from compoworld.services.fake import OUR_DOMAIN, DataGen
-from compoworld.services.library._search import Haystack, page_by
+from compoworld.services.library._search import Haystack
 from compoworld.services.library._types import (
     Category, Date, DateTime, Email, Id, Limit, Offset, Page, PersonName, Query, Text, Title, page,
 )
@@ -22,7 +22,6 @@ Folder = Literal["inbox", "sent", "drafts", "archive"]
 Recipients = Annotated[list[Email], Field(max_length=50)]
 MAX_RECIPIENTS = 50
 _NEWEST = itemgetter("updated_at", "id")
-_BY_TIME = itemgetter("updated_at")  # heap selection is stable, so ties keep insertion (id) order
 _TEXT = Haystack("subject", "body", "from_email", "from_name")
 _SUBJECT = Haystack("subject")
 _MAILBOX_TEXT = Haystack("address", "owner_name")
@@ -287,7 +286,7 @@ class EmailService(Service):
         """
         box_id = self._mailbox(mailbox)["id"]
         # staged filters: each one only runs when given, on what the cheaper ones left
-        rows = [m for m in self.db["messages"] if m["mailbox_id"] == box_id]
+        rows = [m for m in self.db["messages"].ordered(("updated_at",), reverse=True) if m["mailbox_id"] == box_id]
         if folder is not None:
             rows = [m for m in rows if m["folder"] == folder]
         if sender:
@@ -304,8 +303,7 @@ class EmailService(Service):
             rows = [m for m in rows if m["updated_at"][:10] >= after]
         if before is not None:
             rows = [m for m in rows if m["updated_at"][:10] <= before]
-        rows = _TEXT.filter(_SUBJECT.filter(rows, subject), query)
-        return page_by(rows, _BY_TIME, limit, offset, reverse=True)
+        return page(_TEXT.filter(_SUBJECT.filter(rows, subject), query), limit, offset)
 
     @tool(read_only=True)
     def get_message(self, message_id: MessageId) -> Message:

@@ -158,8 +158,7 @@ class Expenses(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [p for p in self.db["policies"] if category is None or p["category"] == category]
-        rows.sort(key=lambda p: (p["effective_from"], p["updated_at"]), reverse=True)
+        rows = [p for p in self.db["policies"].ordered(("effective_from", "updated_at"), reverse=True) if category is None or p["category"] == category]
         return page(rows, limit, offset)
 
     @tool(read_only=True)
@@ -186,11 +185,10 @@ class Expenses(Service):
             offset: Results to skip.
         """
         emp, appr = (employee_email or "").lower(), (approver_email or "").lower()
-        rows = [r for r in self.db["reports"] if (status is None or r["status"] == status)
+        rows = [r for r in self.db["reports"].ordered(("created_at",), reverse=True) if (status is None or r["status"] == status)
                 and (not emp or r["employee_email"].lower() == emp)
                 and (not appr or (r["approver_email"] or "").lower() == appr)
                 and matches(query, r["title"], r["employee_name"], r["employee_email"])]
-        rows.sort(key=lambda r: r["created_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)

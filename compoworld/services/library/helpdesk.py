@@ -219,7 +219,8 @@ class Helpdesk(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = list(self.db["tickets"]) if status is None else [t for t in self.db["tickets"] if t["status"] == status]
+        newest = self.db["tickets"].ordered(("created_at",), reverse=True)
+        rows = newest if status is None else [t for t in newest if t["status"] == status]
         if priority is not None:
             rows = [t for t in rows if t["priority"] == priority]
         if requester is not None:
@@ -238,7 +239,7 @@ class Helpdesk(Service):
         if sla_breached is not None:
             now = self.now()
             rows = [t for t in rows if self._breached(t, now) == sla_breached]
-        return page_by(_TICKET_TEXT.filter(rows, query), _CREATED, limit, offset, reverse=True)
+        return page(_TICKET_TEXT.filter(rows, query), limit, offset)
 
     @tool(read_only=True)
     def get_ticket(self, ticket_id: TicketId) -> Ticket:

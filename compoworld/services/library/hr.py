@@ -162,11 +162,10 @@ class Hr(Service):
             offset: Results to skip.
         """
         mgr = manager_email.lower() if manager_email else None  # stored lowercase
-        rows = [e for e in self.db["employees"] if (status is None or e["status"] == status)
+        rows = [e for e in self.db["employees"].ordered(("updated_at",), reverse=True) if (status is None or e["status"] == status)
                 and (department is None or e["department"] == department)
                 and (mgr is None or e["manager_email"] == mgr)
                 and matches(query, e["name"], e["email"], e["title"])]
-        rows.sort(key=lambda e: e["updated_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)
@@ -349,10 +348,9 @@ class Hr(Service):
             mgr = manager_email.lower()
             team = {e["email"] for e in self.db["employees"].find(manager_email=mgr)}
         emp = employee_email.lower() if employee_email else None
-        rows = [r for r in self.db["leave_requests"] if (status is None or r["status"] == status)
+        rows = [r for r in self.db["leave_requests"].ordered(("start_date", "id")) if (status is None or r["status"] == status)
                 and (emp is None or r["employee_email"] == emp) and (team is None or r["employee_email"] in team)
                 and (on_date is None or r["start_date"] <= on_date <= r["end_date"])]
-        rows.sort(key=lambda r: (r["start_date"], r["id"]))
         return page(rows, limit, offset)
 
     @tool

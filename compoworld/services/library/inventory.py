@@ -225,9 +225,8 @@ class Inventory(Service):
         points = {p["sku"]: p["reorder_point"] for p in self.db["products"] if p["status"] == "active"}
         rows = [{"sku": s["sku"], "warehouse": s["warehouse"], "on_hand": s["on_hand"], "reserved": s["reserved"],
                  "available": s["on_hand"] - s["reserved"], "reorder_point": points[s["sku"]]}
-                for s in self.db["stock"] if s["sku"] in points and (warehouse is None or s["warehouse"] == warehouse)
+                for s in self.db["stock"].ordered(("available", "sku", "warehouse")) if s["sku"] in points and (warehouse is None or s["warehouse"] == warehouse)
                 and s["on_hand"] - s["reserved"] <= points[s["sku"]]]
-        rows.sort(key=lambda r: (r["available"], r["sku"], r["warehouse"]))
         return page(rows, limit, offset)
 
     @tool
@@ -284,8 +283,7 @@ class Inventory(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [m for m in self.db["movements"] if (sku is None or m["sku"] == sku) and (warehouse is None or m["warehouse"] == warehouse)]
-        rows.sort(key=lambda m: (m["at"], m["id"]), reverse=True)
+        rows = [m for m in self.db["movements"].ordered(("at", "id"), reverse=True) if (sku is None or m["sku"] == sku) and (warehouse is None or m["warehouse"] == warehouse)]
         return page(rows, limit, offset)
 
     # -- orders --------------------------------------------------------------------------------
@@ -332,10 +330,9 @@ class Inventory(Service):
             offset: Results to skip.
         """
         email = customer_email.lower() if customer_email else None
-        rows = [o for o in self.db["orders"] if (status is None or o["status"] == status)
+        rows = [o for o in self.db["orders"].ordered(("created_at", "id"), reverse=True) if (status is None or o["status"] == status)
                 and (warehouse is None or o["warehouse"] == warehouse) and (email is None or o["customer_email"].lower() == email)
                 and matches(customer_company, o["customer_company"]) and (sku is None or any(li["sku"] == sku for li in o["lines"]))]
-        rows.sort(key=lambda o: (o["created_at"], o["id"]), reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)

@@ -212,9 +212,8 @@ class Invoicing(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [c for c in self.db["customers"] if (status is None or c["status"] == status)
+        rows = [c for c in self.db["customers"].ordered(("updated_at",), reverse=True) if (status is None or c["status"] == status)
                 and matches(query, c["company_name"], c["billing_email"], c["contact_name"])]
-        rows.sort(key=lambda c: c["updated_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)
@@ -449,9 +448,8 @@ class Invoicing(Service):
             offset: Results to skip.
         """
         invs = self.db["invoices"]
-        rows = [p for p in self.db["payments"] if (invoice_id is None or p["invoice_id"] == invoice_id)
+        rows = [p for p in self.db["payments"].ordered(("paid_on",), reverse=True) if (invoice_id is None or p["invoice_id"] == invoice_id)
                 and (customer_id is None or invs.require(p["invoice_id"])["customer_id"] == customer_id)]
-        rows.sort(key=lambda p: p["paid_on"], reverse=True)
         return page(rows, limit, offset)
 
     @tool

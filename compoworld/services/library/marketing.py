@@ -191,10 +191,9 @@ class Marketing(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [s for s in self.db["subscribers"] if (audience_id is None or s["audience_id"] == audience_id)
+        rows = [s for s in self.db["subscribers"].ordered(("updated_at",), reverse=True) if (audience_id is None or s["audience_id"] == audience_id)
                 and (consent is None or s["consent"] == consent) and (company is None or s["company"] == company)
                 and matches(query, s["name"], s["email"])]
-        rows.sort(key=lambda s: s["updated_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool
@@ -252,9 +251,8 @@ class Marketing(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [c for c in self.db["campaigns"] if (status is None or c["status"] == status)
+        rows = [c for c in self.db["campaigns"].ordered(("created_at",), reverse=True) if (status is None or c["status"] == status)
                 and (audience_id is None or c["audience_id"] == audience_id) and matches(query, c["name"], c["subject"])]
-        rows.sort(key=lambda c: c["created_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)

@@ -239,9 +239,8 @@ class Procurement(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [v for v in self.db["vendors"] if (status is None or v["status"] == status)
+        rows = [v for v in self.db["vendors"].ordered(("updated_at",), reverse=True) if (status is None or v["status"] == status)
                 and (category is None or v["category"] == category) and matches(query, v["name"], v["domain"], v["contact_email"])]
-        rows.sort(key=lambda v: v["updated_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)
@@ -315,10 +314,9 @@ class Procurement(Service):
             offset: Results to skip.
         """
         who = requester_email.lower() if requester_email else None
-        rows = [r for r in self.db["requests"] if (status is None or r["status"] == status)
+        rows = [r for r in self.db["requests"].ordered(("needed_by", "id")) if (status is None or r["status"] == status)
                 and (who is None or r["requester_email"].lower() == who)
                 and matches(query, r["title"], *(li["description"] for li in r["lines"]))]
-        rows.sort(key=lambda r: (r["needed_by"], r["id"]))
         return page(rows, limit, offset)
 
     # -- orders --------------------------------------------------------------------------------
@@ -374,10 +372,9 @@ class Procurement(Service):
             offset: Results to skip.
         """
         who = requester_email.lower() if requester_email else None
-        rows = [o for o in self.db["orders"] if (status is None or o["status"] == status)
+        rows = [o for o in self.db["orders"].ordered(("created_at", "id"), reverse=True) if (status is None or o["status"] == status)
                 and (who is None or o["requester_email"].lower() == who) and matches(vendor_name, o["vendor_name"])
                 and (sku is None or any(li["sku"] == sku for li in o["lines"]))]
-        rows.sort(key=lambda o: (o["created_at"], o["id"]), reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)
@@ -487,7 +484,6 @@ class Procurement(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [r for r in self.db["receipts"] if (po_id is None or r["po_id"] == po_id)
+        rows = [r for r in self.db["receipts"].ordered(("received_on", "id"), reverse=True) if (po_id is None or r["po_id"] == po_id)
                 and (sku is None or any(li["sku"] == sku for li in r["lines"]))]
-        rows.sort(key=lambda r: (r["received_on"], r["id"]), reverse=True)
         return page(rows, limit, offset)

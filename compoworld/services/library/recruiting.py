@@ -186,9 +186,8 @@ class Recruiting(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [o for o in self.db["openings"] if (status is None or o["status"] == status)
+        rows = [o for o in self.db["openings"].ordered(("opened_on",), reverse=True) if (status is None or o["status"] == status)
                 and (department is None or o["department"] == department) and matches(query, o["title"], o["location"])]
-        rows.sort(key=lambda o: o["opened_on"], reverse=True)
         return page(rows, limit, offset)
 
     @tool(read_only=True)
@@ -242,9 +241,8 @@ class Recruiting(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [c for c in self.db["candidates"] if (current_company is None or c["current_company"] == current_company)
+        rows = [c for c in self.db["candidates"].ordered(("updated_at",), reverse=True) if (current_company is None or c["current_company"] == current_company)
                 and matches(query, c["name"], c["email"])]
-        rows.sort(key=lambda c: c["updated_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool
@@ -298,9 +296,8 @@ class Recruiting(Service):
             offset: Results to skip.
         """
         email = candidate_email.lower() if candidate_email else None
-        rows = [a for a in self.db["applications"] if (opening_id is None or a["opening_id"] == opening_id)
+        rows = [a for a in self.db["applications"].ordered(("updated_at",), reverse=True) if (opening_id is None or a["opening_id"] == opening_id)
                 and (stage is None or a["stage"] == stage) and (email is None or a["candidate_email"].lower() == email)]
-        rows.sort(key=lambda a: a["updated_at"], reverse=True)
         return page(rows, limit, offset)
 
     @tool
@@ -388,10 +385,9 @@ class Recruiting(Service):
             offset: Results to skip.
         """
         who = interviewer_email.lower() if interviewer_email else None
-        rows = [i for i in self.db["interviews"] if (status is None or i["status"] == status)
+        rows = [i for i in self.db["interviews"].ordered(("scheduled_at",)) if (status is None or i["status"] == status)
                 and (application_id is None or i["application_id"] == application_id)
                 and (who is None or i["interviewer_email"].lower() == who) and (on_date is None or i["scheduled_at"][:10] == on_date)]
-        rows.sort(key=lambda i: i["scheduled_at"])
         return page(rows, limit, offset)
 
     @tool

@@ -197,8 +197,7 @@ class Sheets(Service):
             limit: Maximum number of results.
             offset: Results to skip.
         """
-        rows = [s for s in self.db["spreadsheets"] if matches(query, s["title"]) and (owner is None or s["owner_email"] == owner)]
-        rows.sort(key=lambda s: (s["updated_at"], s["id"]), reverse=True)
+        rows = [s for s in self.db["spreadsheets"].ordered(("updated_at", "id"), reverse=True) if matches(query, s["title"]) and (owner is None or s["owner_email"] == owner)]
         return page(rows, limit, offset)
 
     @tool(read_only=True)
