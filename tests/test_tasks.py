@@ -72,6 +72,7 @@ def test_every_accepted_task_meets_the_acceptance_conditions(batch) -> None:
     for task in tasks:
         assert check_walk(task.walk) == [], task.walk
         assert any(c.kind == "negative" for c in task.rubric)
+        assert len({c.id for c in task.rubric}) == len(task.rubric)
         env = build_env(task, CLASSES)
         start = env.state()
         run = execute(task.plan, env)

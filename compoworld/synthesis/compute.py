@@ -113,7 +113,10 @@ def safe_eval(expr: str) -> float:
             left, right = ev(node.left), ev(node.right)
             if isinstance(node.op, ast.Pow) and abs(right) > 1000:
                 raise ToolError("exponent too large")
-            return _BIN[type(node.op)](left, right)
+            out = _BIN[type(node.op)](left, right)
+            if isinstance(out, complex):
+                raise ToolError("the result is not a real number")
+            return out
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UN:
             return _UN[type(node.op)](ev(node.operand))
         if isinstance(node, ast.Name) and node.id in _CONSTS:
@@ -204,6 +207,8 @@ def _arith(op: str) -> Callable[[Call], dict[str, Any]]:
                 r = math.fsum(xs)
         except OverflowError:
             raise ToolError("the result is too large") from None
+        if isinstance(r, complex):
+            raise ToolError("the result is not a real number")
         if isinstance(r, float) and not math.isfinite(r):
             raise ToolError("the result is not a finite number")
         return {"operation": op, "operands": xs, "result": _num(r) if isinstance(r, float) else (float(r) if abs(r) > 2**53 else r)}

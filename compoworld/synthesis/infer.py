@@ -42,7 +42,8 @@ for _cls, _verbs in {
                   "unpublish enable disable activate deactivate pause resume lock unlock merge deploy pin unpin star unstar "
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
                   "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
-                  "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote",
+                  "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote "
+                  "finalize retire expire renew",
     "compute": "calculate compute convert sum multiply divide subtract average hash encode decode validate parse format "
                "evaluate solve estimate roll shuffle sort count compare diff measure tokenize encrypt decrypt minify "
                "beautify prettify lint echo ping random",
@@ -71,7 +72,8 @@ TRANSITION_STATE = {
     "ship": "shipped", "fulfill": "fulfilled", "start": "running", "stop": "stopped", "dismiss": "dismissed",
     "acknowledge": "acknowledged", "snooze": "snoozed", "subscribe": "subscribed", "unsubscribe": "unsubscribed",
     "invite": "invited", "share": "shared", "unshare": "private", "join": "joined", "leave": "left", "checkin": "checked_in",
-    "checkout": "checked_out", "release": "released", "promote": "promoted",
+    "checkout": "checked_out", "release": "released", "promote": "promoted", "finalize": "finalized",
+    "retire": "retired", "expire": "expired", "renew": "active", "reset": "reset", "retry": "retrying",
 }
 _MARK_STATES = {"read": "read", "unread": "unread", "done": "completed", "complete": "completed", "completed": "completed",
                 "spam": "spam", "important": "important", "resolved": "resolved", "closed": "closed", "answered": "answered",
@@ -98,6 +100,7 @@ SORT = {"sort", "sort_by", "sortby", "order_by", "orderby", "sort_field", "sort_
 ORDER = {"order", "sort_order", "sortorder", "direction", "sort_direction", "sort_dir", "asc", "desc", "ascending", "descending"}
 QUERY = {"query", "q", "search", "search_query", "keyword", "keywords", "term", "search_term", "searchterm", "text_query",
          "search_text", "searchquery", "query_string", "search_string", "phrase", "question", "prompt_query", "filter_text"}
+LIST_QUERY = {"pattern", "glob", "name_pattern", "file_pattern", "regex", "match", "filter", "contains", "text", "search_pattern"}
 OPTION = {"format", "output_format", "response_format", "fields", "verbose", "detailed", "raw", "pretty", "locale", "units",
           "unit_system", "timeout", "timeout_ms", "timeoutms", "wait", "markdown", "debug", "dry_run", "dryrun", "expand", "depth",
           "max_characters", "maxcharacters", "max_length", "tokens", "max_tokens", "api_key", "apikey", "access_token",
@@ -417,7 +420,7 @@ def _classify(t: TInfo) -> None:
     t.op = "get" if non_struct else ("list" if t.plural_noun else "get")
 
 
-def _key_match(p: PInfo, entity: str) -> int:
+def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
     """How strongly parameter `p` names a record of `entity` (3 id, 2 name/path, 0 no)."""
     ws = p.words
     ent_words = entity.split("_")
@@ -431,7 +434,7 @@ def _key_match(p: PInfo, entity: str) -> int:
         stem = ws[:-1]
         if singular(stem[-1]) == ent_words[-1]:
             return 2
-    if len(ws) == 1 and singular(ws[0]) == ent_words[-1] and p.type in ("string", "integer", "number", "array"):
+    if len(ws) == 1 and singular(ws[0]) == ent_words[-1] and p.type in ("string", "integer", "number", "array") and not setting:
         return 2
     return 0
 
@@ -570,7 +573,8 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             return
     t.entity = ent
     cands = [p for p in t.params if p.structural is None]
-    scored = sorted(((p, _key_match(p, ent)) for p in cands), key=lambda x: -x[1])
+    # `set_orientation(orientation)`: a parameter named like the entity is the new value, not a key
+    scored = sorted(((p, _key_match(p, ent, setting=t.op in ("update", "create"))) for p in cands), key=lambda x: -x[1])
     id_keys = [p for p, s in scored if s == 3]
     name_keys = [p for p, s in scored if s == 2]
     for p in cands:
@@ -579,6 +583,10 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             t.refs.append((p, p.snake, r))
     ref_params = {id(p) for p, _, _ in t.refs}
     keys: list[PInfo] = id_keys[:1] or name_keys[:1]
+    if not keys and t.op == "get":
+        # `read_multiple_files(paths)`: a list of natural keys is a batch read keyed on the singular field
+        batch = [p for p in cands if _is_batch(p) and p.required and (singular(p.snake) in NATURAL_KEYS or p.words[-1] in ("ids", "keys", "names", "paths", "urls", "symbols", "uuids"))]
+        keys = batch[:1]
     if not keys and t.op in ("get", "update", "delete", "transition", "lookup"):
         nat = [p for p in cands if p.snake in NATURAL_KEYS and id(p) not in ref_params and (p.required or t.op != "update")]
         nat.sort(key=lambda p: (not p.required, NATURAL_KEYS.index(p.snake)))
@@ -611,15 +619,20 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         t.target = _transition_target(t)
     if t.op in ("get", "delete") and keys and _is_batch(keys[0]):
         t.batch = True
-    t.keys = [(p, p.snake) for p in keys]
+    t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
 
 
 def _transition_target(t: TInfo) -> str:
     if t.verb == "mark":
         rest = [w for w in t.tokens if w not in ("mark", "as") and w != t.head]
-        for w in rest:
+        desc = words(t.tool.description.split(".")[0])
+        after_as = desc[desc.index("as") + 1:] if "as" in desc else []
+        for w in rest + after_as:
             if w in _MARK_STATES:
                 return _MARK_STATES[w]
+            lemma = verb_lemma(w)
+            if lemma in TRANSITION_STATE:
+                return TRANSITION_STATE[lemma]
         return "marked"
     return TRANSITION_STATE.get(t.verb or "", "done")
 
@@ -674,7 +687,8 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
             add(p.snake, p)
     if t.op == "list":
         for p in t.params:
-            if p.structural is not None or any(p is r for r, _, _ in t.refs):
+            if p.structural is not None or p.type == "object" or any(p is r for r, _, _ in t.refs) or p.snake in LIST_QUERY \
+                    or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")):
                 continue
             rng = _range_field(p)
             if rng is not None:
@@ -838,10 +852,11 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             pp.field = rf[1] if rf else None
             if e is not None and pp.field and e.field(pp.field) is None:
                 alt = next((f.name for f in e.fields if f.name.startswith(pp.field) or f.name.endswith(pp.field)), None)
-                pp.field = alt or ("created_at" if e.field("created_at") else None)
+                datey = p.sem in ("date", "datetime") or p.type == "string"
+                pp.field = alt or ("created_at" if e.field("created_at") and datey else None)
             if pp.field is None:
                 pp.role = "option"
-    schema = _annotated_input(t, e, service)
+    schema = _annotated_input(t, e, service, ents)
     op: Op = t.op  # type: ignore[assignment]
     read_only = op in ("get", "list", "lookup", "compute")
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
@@ -856,6 +871,10 @@ def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
     if t.op == "list":
         if p.structural in ("limit", "offset", "page", "cursor", "sort", "order", "query", "option"):
             return p.structural
+        if p.type == "object" or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")):
+            return "option"  # filter documents, request envelopes: not a field to compare
+        if p.snake in LIST_QUERY and p.type in ("string", None):
+            return "query"
         if _range_field(p) is not None:
             return "min" if _range_field(p)[0] == "min" else "max"  # type: ignore[index]
         return "filter" if e is not None and e.field(p.snake) is not None else "option"
@@ -875,7 +894,7 @@ def _description(t: TInfo) -> str:
     return d
 
 
-def _annotated_input(t: TInfo, e: EntityPlan | None, service: str) -> dict[str, Any]:
+def _annotated_input(t: TInfo, e: EntityPlan | None, service: str, ents: dict[str, EntityPlan]) -> dict[str, Any]:
     """The tool's input schema with semantic types on its parameters."""
     import copy
 
@@ -891,7 +910,13 @@ def _annotated_input(t: TInfo, e: EntityPlan | None, service: str) -> dict[str, 
         if p.name in key_ids and key_ids[p.name] == "id" and e is not None:
             sem = f"{service}.{e.entity}_id"
         elif p.name in ref_ids:
-            sem = f"{service}.{ref_ids[p.name]}_id" if p.type in ("string", "array", None) else None
+            parent = ents.get(ref_ids[p.name])
+            named = parent.field(p.snake) if parent is not None else None
+            # a reference by the parent's own id carries its id type; one by a name or path keeps its meaning
+            if named is not None and named.role in ("key", "seq"):
+                sem = p.sem if p.sem not in ("query",) else None
+            else:
+                sem = f"{service}.{ref_ids[p.name]}_id" if p.type in ("string", "array", None) else None
         if sem and p.type == "array":
             items = sub.get("items")
             if isinstance(items, dict) and main_type(items) in ("string", None):

@@ -48,7 +48,7 @@ class CompiledService(Service):
                     if f.role == "key" and row[f.name] is not None:
                         keys = seen_keys.setdefault(f.name, set())
                         k = canonical(row[f.name])
-                        if k in keys and isinstance(row[f.name], str):
+                        if k in keys and isinstance(row[f.name], str) and _fits(f.shape, f"{row[f.name]}-{i + 1}"):
                             row[f.name] = f"{row[f.name]}-{i + 1}"
                         keys.add(canonical(row[f.name]))
                 rows.append(row)

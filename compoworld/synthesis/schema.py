@@ -497,10 +497,18 @@ def sample(schema: Any, rng: random.Random, hint: Callable[[], Any] | None = Non
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         opts = [v for v in schema["enum"] if v is not None] or schema["enum"]
         return copy.deepcopy(opts[rng.randrange(len(opts))])
-    for combo in ("anyOf", "oneOf"):
+    for combo in ("oneOf", "anyOf"):
         subs = [s for s in schema.get(combo) or [] if isinstance(s, dict) and json_types(s) != ["null"]]
-        if subs and "type" not in schema:
-            return sample({**{k: v for k, v in schema.items() if k != combo}, **subs[0]}, rng, hint, depth + 1, required_only)
+        if subs and depth < 8:
+            base = {k: v for k, v in schema.items() if k != combo}
+            first = None
+            for sub in subs:  # the first branch whose sample satisfies the whole schema
+                merged = _merge_schemas(base, sub)
+                v = sample(merged, rng, hint, depth + 1, required_only)
+                first = v if first is None else first
+                if _fits(schema, v):
+                    return v
+            return first
     if isinstance(schema.get("allOf"), list):
         merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
         for sub in schema["allOf"]:
@@ -556,6 +564,18 @@ def sample(schema: Any, rng: random.Random, hint: Callable[[], Any] | None = Non
     return "value"
 
 
+def _merge_schemas(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    out = dict(a)
+    for k, v in b.items():
+        if k == "properties" and isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = {**out[k], **v}
+        elif k == "required" and isinstance(v, list) and isinstance(out.get(k), list):
+            out[k] = list(dict.fromkeys(out[k] + v))
+        else:
+            out[k] = v
+    return out
+
+
 def _fits(schema: dict[str, Any], value: Any) -> bool:
     try:
         compile_validator(schema)(value)
@@ -587,7 +607,12 @@ def _sample_string(schema: dict[str, Any], rng: random.Random) -> str:
     if isinstance(fmt, str) and fmt in _FORMAT_SAMPLES:
         s = _FORMAT_SAMPLES[fmt](rng)
     elif isinstance(schema.get("pattern"), str):
-        s = regex_sample(schema["pattern"], rng)
+        lo_len, hi_len = int(schema.get("minLength", 0) or 0), schema.get("maxLength")
+        s = ""
+        for _ in range(8):
+            s = regex_sample(schema["pattern"], rng)
+            if len(s) >= lo_len and (not isinstance(hi_len, int) or len(s) <= hi_len):
+                return s
     else:
         s = "".join(rng.choice(string.ascii_lowercase) for _ in range(6))
     lo = int(schema.get("minLength", 0) or 0)

@@ -115,7 +115,7 @@ def _fits(schema: dict[str, Any], value: Any) -> bool:
 
 
 def make_args(spec: ToolSpec, env: Environment, svc_name: str, rng: random.Random, *, all_optional: bool = False,
-              given: dict[str, Any] | None = None) -> dict[str, Any] | None:
+              given: dict[str, Any] | None = None, fresh: bool = False) -> dict[str, Any] | None:
     """Arguments that satisfy the tool's input schema, preferring ids and values present in the state.
     None when no valid combination was found."""
     schema = spec.input_schema
@@ -129,15 +129,19 @@ def make_args(spec: ToolSpec, env: Environment, svc_name: str, rng: random.Rando
         names = list(props) if all_optional else list(required) + [p for p in props if p not in required and given and p in given]
         for p in names:
             sub = props.get(p) or {}
-            if given and p in given and _fits(sub, given[p]):
-                args[p] = given[p]
-                continue
+            if given and p in given:
+                v = _coerce(sub, given[p])
+                if v is not None:
+                    args[p] = v
+                    continue
+                if p not in required:
+                    continue  # a value we meant to pass does not fit: leave the optional parameter out
             cands: list[Any] = []
             sem = sems.get(p)
             if sem and sem in ids and ids[sem]:
                 cands.append(ids[sem][rng.randrange(len(ids[sem]))])
             key = p.lower()
-            if key in pool and attempt < 2:
+            if key in pool and attempt < 2 and not (fresh and not (sem and sem.endswith("_id"))):
                 cands.append(pool[key][rng.randrange(len(pool[key]))])
             if sem and sem.endswith("_id") and sem in ids and ids[sem] and main_type(sub) == "array":
                 cands.append([ids[sem][0]])
@@ -148,6 +152,27 @@ def make_args(spec: ToolSpec, env: Environment, svc_name: str, rng: random.Rando
         if _fits(schema, args):
             return args
     return None
+
+
+def _coerce(sub: dict[str, Any], v: Any) -> Any:
+    """`v` or an equivalent that fits `sub` (a list as comma-separated text, a number as text...), else None."""
+    if _fits(sub, v):
+        return v
+    t = main_type(sub)
+    cands: list[Any] = []
+    if isinstance(v, list) and t == "string":
+        cands.append(",".join(str(x) for x in v))
+        cands += [x for x in v[:1]]
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and t == "string":
+        cands.append(str(v))
+    if isinstance(v, str) and t in ("integer", "number"):
+        try:
+            cands.append(int(v) if t == "integer" else float(v))
+        except ValueError:
+            pass
+    if not isinstance(v, list) and t == "array":
+        cands.append([v])
+    return next((c for c in cands if _fits(sub, c)), None)
 
 
 def _wrong_type_value(sub: dict[str, Any]) -> Any:
@@ -371,7 +396,7 @@ def _given_for(cls: type[Service], tool: str, rid: str, record: dict[str, Any], 
         for p in plan_tool.params:
             if p.role in ("key", "ref") and p.field:
                 out[p.name] = rid if p.field == "id" else record.get(p.field)
-            elif p.role == "filter" and p.field:
+            elif p.role in ("filter", "min", "max") and p.field:
                 out[p.name] = record.get(p.field)
             elif p.role == "query" and p.name in required:
                 text = [w for v in record.values() if isinstance(v, str) for w in v.split() if len(w) > 3]
@@ -407,6 +432,10 @@ def _listing_contains(env: Environment, cls: type[Service], tool: str, rid: str,
     given = dict(extra or {})
     if limit_p and _fits(props.get(limit_p, {}), 100):
         given[limit_p] = 100
+    page_p = next((p.name for p in plan_tool.params if p.role == "page"), None) if plan_tool else ("page" if "page" in props else None)
+    for pname, first in ((page_p, 1), (offset_p, 0)):
+        if pname and _fits(props.get(pname, {}), first):
+            given[pname] = first
     args = make_args(spec, env, cls.name, random.Random(5), given=given)
     if args is None:
         return None, "could not build arguments"
@@ -435,6 +464,11 @@ def _check_entity(cls: type[Service], seed: int, r: _Roles, rec: _Recorder) -> N
         rec.add("create_read", "skip", "could not generate create arguments", tool=r.create)
         return
     obs = _call(env, svc, r.create, args)  # type: ignore[arg-type]
+    if not obs.ok and obs.error_kind == "business_rule":
+        # values copied from existing records can collide with uniqueness rules: try fresh values
+        retry = make_args(cspec, env, svc, random.Random(13), all_optional=True, fresh=True)
+        if retry is not None:
+            args, obs = retry, _call(env, svc, r.create, retry)  # type: ignore[arg-type]
     if not obs.ok:
         if obs.error_kind == "internal_error":
             rec.add("create_read", "fail", f"create failed internally: {obs.error}", tool=r.create)
@@ -461,8 +495,16 @@ def _check_entity(cls: type[Service], seed: int, r: _Roles, rec: _Recorder) -> N
     else:
         rec.add("create_read", "fail" if wrong else "pass", f"fields not stored: {wrong}" if wrong else "no get tool; checked the create result", tool=r.create)
     if r.lister:
-        found, why = _listing_contains(env, cls, r.lister, rid, _given_for(cls, r.lister, rid, created, r.entity))
-        rec.add("list_finds_created", "skip" if found is None else ("pass" if found else "fail"), why, tool=r.lister)
+        given = _given_for(cls, r.lister, rid, created, r.entity)
+        lspec = specs[r.lister]
+        plan_tool = getattr(cls, "_tools", {}).get(r.lister) if getattr(cls, "synthesis", "") == "compiler" else None
+        narrowing = {p.name for p in plan_tool.params if p.role in ("filter", "min", "max", "key", "ref")} if plan_tool else set()
+        unfilled = [p for p in lspec.input_schema.get("required") or [] if p in narrowing and p not in given]
+        if unfilled:
+            rec.add("list_finds_created", "skip", f"required {unfilled} has no value on the created record", tool=r.lister)
+        else:
+            found, why = _listing_contains(env, cls, r.lister, rid, given)
+            rec.add("list_finds_created", "skip" if found is None else ("pass" if found else "fail"), why, tool=r.lister)
         _check_filters(cls, env, r, rec)
     for upd in r.update[:2]:
         _check_update(cls, env, upd, r, rid, created, rec)
@@ -511,9 +553,11 @@ def _check_update(cls: type[Service], env: Environment, tool: str, r: _Roles, ri
     fmap = _field_map(cls, tool)
     given = _given_for(cls, tool, rid, created, r.entity)
     props = spec.input_schema.get("properties") or {}
-    target = next((p for p in fmap if p not in given and p in props and main_type(props[p]) in ("string", "integer", "number", "boolean")), None)
+    cands = [p for p in fmap if p not in given and p in props]
+    cands.sort(key=lambda p: main_type(props[p]) not in ("string", "integer", "number", "boolean"))
+    target = cands[0] if cands else None
     if target is None:
-        rec.add("update_read", "skip", "no scalar field to update", tool=tool)
+        rec.add("update_read", "skip", "no field to update", tool=tool)
         return
     rng = random.Random(21)
     new = None
@@ -556,7 +600,9 @@ def _check_transition(cls: type[Service], env: Environment, tool: str, target: s
         problems.append("the state did not change")
     if target is not None:
         got = _get_record(env, cls, r.get, rid, created, r.entity) if r.get else obs
-        status = got.data.get("status") if got is not None and got.ok and isinstance(got.data, dict) else None
+        ent = next((e for e in cls.plan.entities if e.collection == r.collection), None) if hasattr(cls, "plan") else None
+        sf = (ent.status_field if ent is not None else None) or "status"
+        status = got.data.get(sf) if got is not None and got.ok and isinstance(got.data, dict) else None
         if status != target:
             problems.append(f"status is {status!r}, expected {target!r}")
         again_before = env.state_hash()

@@ -18,7 +18,7 @@ from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, sample_arguments, service_values
 from compoworld.services.semantics import NON_JOINING
 from compoworld.services.service import Service
-from compoworld.tasks.checks import matching
+from compoworld.tasks.checks import evaluate, matching
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Criterion, Extract, PlanStep, Walk, Where
@@ -58,11 +58,12 @@ class Design:
     phrases: list[Phrase] = field(default_factory=list)
     planted: list[dict[str, Any]] = field(default_factory=list)
     edge_types: list[str] = field(default_factory=list)
-    read_records: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # service -> (collection, id, var)
+    read_records: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # service -> (collection, id, plan step)
 
 
 class Designer:
-    def __init__(self, walk: Walk, classes: dict[str, type[Service]], seed: int, write_p: float = 0.5) -> None:
+    def __init__(self, walk: Walk, classes: dict[str, type[Service]], seed: int, write_p: float = 0.5,
+                 require_stale: bool = False) -> None:
         self.walk = walk
         self.seed = seed
         self.rng = random.Random(f"design/{seed}")
@@ -74,7 +75,8 @@ class Designer:
         self._n = 0
         self.visits: list[str] = []
         self.last_failure = ""
-        self.require_stale = False
+        self.require_stale = require_stale
+        self.updated: set[tuple[str, str, str]] = set()  # (service, record, field) a revisit has updated
 
     # -- helpers ---------------------------------------------------------------------------------
     def var(self) -> str:
@@ -111,6 +113,11 @@ class Designer:
         self.d.planted.append({"service": service, "collection": coll, "record": rec})
         return rec
 
+    def template(self, service: str, coll: str) -> dict[str, Any] | None:
+        """A record of the seeded world to clone for a plant (never one the plan itself created)."""
+        rows = list(self.d.initial.get(service, {}).get(coll, {}).values())
+        return self.rng.choice(rows) if rows else None
+
     def fresh_value(self, service: str, coll: str, fld: str, avoid: set[Any]) -> Any:
         """A realistic value for a field, unused in the collection: borrowed from elsewhere in the world."""
         table = self.table(service, coll)
@@ -131,7 +138,10 @@ class Designer:
         by_value = [lk for lk in prof.lookups if lk not in named and _joinable(prof.field_sems.get(lk.collection, {}).get(lk.key_field, ""))]
         self.rng.shuffle(named)
         self.rng.shuffle(by_value)
-        for lk in named + by_value:
+        options = named + by_value
+        if self.rng.random() < 0.7:  # records that can be updated later make a stale revisit possible
+            options.sort(key=lambda lk: not self.updatable(service, lk.collection))
+        for lk in options:
             fields = self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field})
             rows = [r for r in self.table(service, lk.collection) if isinstance(r.get(lk.key_field), str)]
             self.rng.shuffle(rows)
@@ -152,7 +162,7 @@ class Designer:
                 except DesignError:
                     self.d.plan = self.d.plan[:-1] if self.d.plan and self.d.plan[-1] is step else self.d.plan
                     continue
-                self.d.read_records[service] = (lk.collection, rec["id"], v)
+                self.d.read_records[service] = (lk.collection, rec["id"], len(self.d.plan) - 1)
                 ent = self.entity(service, lk.collection)
                 self.d.phrases.append(Phrase("find", service=service, entity=ent, key_field=lk.key_field, key=key, field=out))
                 return Carry(v, prof.field_sems[lk.collection][out], self.d.bindings[v], out, ent, service, i)
@@ -190,8 +200,8 @@ class Designer:
             if len(existing) == 1 and self.usable(service, lk.collection, out, existing[0].get(out)):
                 rec = existing[0]
             elif not existing:
-                template = self.rng.choice(list(table.rows.values()))
-                if not _scalar(template.get(out)):
+                template = self.template(service, lk.collection)
+                if template is None or not _scalar(template.get(out)):
                     continue
                 value = self.fresh_value(service, lk.collection, out, avoid=set())
                 rec = self.plant(service, lk.collection, template, {lk.key_field: carry.value, **({out: value} if value is not None else {})})
@@ -206,7 +216,7 @@ class Designer:
                 self.run(step)
             except DesignError:
                 continue
-            self.d.read_records.setdefault(service, (lk.collection, rec["id"], v))
+            self.d.read_records.setdefault(service, (lk.collection, rec["id"], len(self.d.plan) - 1))
             ent = self.entity(service, lk.collection)
             self.d.phrases.append(Phrase("follow", service=service, entity=ent, key_field=lk.key_field, field=out, prev=carry.field))
             return Carry(v, prof.field_sems[lk.collection][out], self.d.bindings[v], out, ent, service, i)
@@ -326,9 +336,9 @@ class Designer:
             self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", check=Check(kind="field_equals", service=service, collection=coll, record_id=rid, where=where),
                                              description=f"{service}: {ent} {rid} has {where[0].field} = {carry.value!r}"))
         stale = self.d.stale.get(carry.var)
-        if stale is not None:
+        if stale is not None:  # counted at the end of the design: records that already had the old value stay
             bad = [Where(field=act.param_fields[param], value=stale)]
-            self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="negative", check=Check(kind="record_absent", service=service, collection=coll, where=bad),
+            self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="negative", check=Check(kind="count_equals", service=service, collection=coll, where=bad),
                                              description=f"{service}: no {ent} uses the outdated {_h(carry.field)}"))
         lit = {p: v for p, v in literals.items()}
         other = {p: v for p, v in args.items() if p not in lit and p != param and not isinstance(v, dict) and p not in {r[0] for r in refs}}
@@ -343,8 +353,9 @@ class Designer:
             table = self.table(service, coll)
             if not keys or not table.rows or any(_same(r.get(keys[0]), carry.value) for r in table):
                 continue
-            template = self.rng.choice(list(table.rows.values()))
-            self.plant(service, coll, template, {keys[0]: carry.value})
+            template = self.template(service, coll)
+            if template is not None:
+                self.plant(service, coll, template, {keys[0]: carry.value})
 
     def unused(self, service: str, coll: str, fld: str, sem: str, current: Any) -> Any:
         """A value of the same type that no record of the collection has in this field."""
@@ -374,41 +385,62 @@ class Designer:
             return step, v, (entity, f"{_h(lk.key_field)} '{key}'")
         return None
 
-    def revisit_update(self, i: int, service: str, carry: Carry) -> Carry | None:
-        """Update the record read at the first visit with the carried value: what was read then is stale."""
+    def updatable(self, service: str, coll: str) -> list[tuple[Action, str, str]]:
+        """(action, parameter, field) for updates of a record of `coll` that set a joinable field."""
+        prof = self.profiles[service]
+        return [(a, p, f) for a in prof.actions if a.op == "changed" and a.collection == coll and a.target_param
+                for p, f in a.param_fields.items()
+                if p != a.target_param and f != "id" and _joinable(prof.field_sems.get(coll, {}).get(f, ""))]
+
+    def revisit_update(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry | None:
+        """Back at a service read earlier: update the record read then (with the carried value when the
+        types match, else with a new value the request states) and hand on the updated field. The value
+        seen at the first visit is now stale: a solution that reuses it fails."""
         read = self.d.read_records.get(service)
         if read is None:
             return None
-        coll, rid, _ = read
+        coll, rid, step_index = read
         prof = self.profiles[service]
-        for act in prof.actions:
-            if act.op != "changed" or act.collection != coll:
+        options = self.updatable(service, coll)
+        self.rng.shuffle(options)
+        options.sort(key=lambda o: prof.field_sems[coll][o[2]] != carry.sem)  # the carried value first
+        for act, p, f in options:
+            sem = prof.field_sems[coll][f]
+            if sem not in out_sems or (service, rid, f) in self.updated:
                 continue
-            for p, f in act.param_fields.items():
-                if act.param_sems.get(p) != carry.sem or f == "id":
-                    continue
-                old = self.table(service, coll).require(rid).get(f)
-                if old is None or _same(old, carry.value):
-                    continue
-                step_args = {act.target_param: rid, p: {"$var": carry.var}}
+            old = self.table(service, coll).require(rid).get(f)
+            flows = sem == carry.sem
+            new = carry.value if flows else self.fresh_value(service, coll, f, avoid={old})
+            if old is None or new is None or _same(old, new):
+                continue
+            mark = self.mark()
+            try:
+                if not flows:  # the incoming value is still used here, by a write when one takes it
+                    self.try_action(i, service, carry)
+                id_var = self.var()
+                self.d.bindings[id_var] = rid
                 v = self.var()
-                step = PlanStep(visit=i, service=service, tool=act.tool, arguments=step_args, purpose="update",
-                                extract=[Extract(var=v, field=f, path="")],
-                                reasoning=f"The {_h(f)} on file in {service} is outdated; I'll update it to the {_h(carry.field)} I just found.")
-                mark = len(self.d.plan)
-                try:
-                    self.run(step)
-                except DesignError:
-                    del self.d.plan[mark:]
-                    continue
-                self.d.stale[v] = old
-                ent = self.entity(service, coll)
-                n = len(self.d.criteria)
-                self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", description=f"{service}: {ent} {rid} has {f} = {carry.value!r}",
-                                                 check=Check(kind="field_equals", service=service, collection=coll, record_id=rid,
-                                                             where=[Where(field=f, value=carry.value)])))
-                self.d.phrases.append(Phrase("update", service=service, entity=ent, field=f, prev=carry.field))
-                return Carry(v, carry.sem, carry.value, f, ent, service, i)
+                value = {"$var": carry.var} if flows else new
+                self.run(PlanStep(visit=i, service=service, tool=act.tool, arguments={act.target_param: {"$var": id_var}, p: value},
+                                  purpose="update", extract=[Extract(var=v, field=f, path="")],
+                                  reasoning=f"The {_h(f)} I saw earlier in {service} is out of date; I'll update it first."))
+            except DesignError as exc:
+                self.restore(mark)
+                self.last_failure = exc.reason
+                continue
+            # The agent gets the record's id where it first read the record, as a person would.
+            earlier = self.d.plan[step_index]
+            earlier.extract.append(Extract(var=id_var, field="id", path=earlier.extract[0].path, match=dict(earlier.extract[0].match)))
+            self.d.stale[v] = old
+            self.updated.add((service, rid, f))
+            ent = self.entity(service, coll)
+            n = len(self.d.criteria)
+            self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", description=f"{service}: {ent} {rid} has {f} = {new!r}",
+                                             check=Check(kind="field_equals", service=service, collection=coll, record_id=rid,
+                                                         where=[Where(field=f, value=new)])))
+            self.d.phrases.append(Phrase("update", service=service, entity=ent, field=f, prev=carry.field if flows else "",
+                                         literals={} if flows else {f: new}))
+            return Carry(v, sem, new, f, ent, service, i)
         return None
 
     # -- the whole walk --------------------------------------------------------------------------
@@ -449,13 +481,22 @@ class Designer:
             raise DesignError("no stale revisit")
         self.visits = visits
         final = self.d.env.state()
+        used = {v for step in self.d.plan for v in _vars(step.arguments)}
+        self.d.stale = {v: old for v, old in self.d.stale.items() if v in used}  # a trap only if the value is used
+        # A later write may supersede an earlier one (the same field updated twice): keep what holds.
+        self.d.criteria = [c for c in self.d.criteria if c.check.kind != "field_equals" or evaluate(c.check, self.d.initial, final)]
+        if not any(c.kind == "goal" for c in self.d.criteria):
+            raise DesignError("no goal left")
         for c in self.d.criteria:  # a later visit may add to what an earlier count saw: count at the end
             if c.check.kind == "count_equals":
                 c.check.count = len(matching(final, c.check))
-                c.description = f"{c.check.service}: no duplicate {self.entity(c.check.service, c.check.collection)} (exactly {c.check.count} such)"
+                if "no duplicate" in c.description:
+                    c.description = f"{c.check.service}: no duplicate {self.entity(c.check.service, c.check.collection)} (exactly {c.check.count} such)"
         n = len(self.d.criteria)
         self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="negative", description="the distractor services are left untouched",
                                          check=Check(kind="services_unchanged", services=sorted(w.distractors))))
+        for k, c in enumerate(self.d.criteria):  # ids in rubric order, unique after pruning
+            c.id = f"c{k + 1}"
         return self.d
 
     def visit(self, i: int, service: str, carry: Carry | None, out_sems: list[str], last: bool, revisit: bool) -> Carry:
@@ -465,7 +506,7 @@ class Designer:
             self.action(i, service, carry)
             return carry
         if revisit:
-            updated = self.revisit_update(i, service, carry)
+            updated = self.revisit_update(i, service, carry, out_sems)
             if updated is not None:
                 return updated
         return self.middle(i, service, carry, out_sems)
@@ -491,9 +532,11 @@ class Designer:
 
     def middle(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry:
         """A visit mid-walk uses the carried value and hands on the next one. Preferred: a lookup keyed on
-        it (after writing with it, sometimes). Else it writes with the value, or only reads, and hands on
-        a field of a record a person names."""
-        if self.rng.random() < self.write_p:
+        it (after writing with it, sometimes). Else it writes with the value, or (unless the value has
+        just replaced a stale one, which must be used) only reads, handing on a named record's field."""
+        if carry.var in self.d.stale:  # the updated value must reach a checked write, or staleness is moot
+            self.action(i, service, carry)
+        elif self.rng.random() < self.write_p:
             self.try_action(i, service, carry)
         try:
             return self.keyed_lookup(i, service, carry, out_sems)
@@ -541,6 +584,16 @@ def _after(value: Any, sem: str) -> Any:
         return value
     end = start + (timedelta(hours=1) if sem == "datetime" and "T" in text else timedelta(days=2))
     return end.strftime("%Y-%m-%dT%H:%M:%SZ") if sem == "datetime" else end.strftime("%Y-%m-%d")
+
+
+def _vars(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        if set(value) == {"$var"}:
+            return {value["$var"]}
+        return set().union(*(_vars(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_vars(v) for v in value)) if value else set()
+    return set()
 
 
 def _joinable(sem: str) -> bool:

@@ -26,7 +26,7 @@ _PATTERNS = [
     ("datetime", re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")),
     ("date", re.compile(r"^\d{4}-\d{2}-\d{2}$")),
     ("url", re.compile(r"^https?://")),
-    ("phone", re.compile(r"^\+?[\d\-\s().]{7,}$")),
+    ("phone", re.compile(r"^\+?\(?\d[\d\-\s().]{8,}$")),
 ]
 
 

@@ -29,6 +29,9 @@ class TaskConfig(BaseModel):
     world_seeds: int = 32  # tasks share a few seeded worlds (cached); traps and plants make each one unique
     write_p: float = 0.5
     design_attempts: int = 12
+    # Every walk revisits a service; with this set, a task is kept only if a revisit also makes a value
+    # the agent read stale (about a quarter do by default; requiring it costs ~2.5x design time).
+    require_stale: bool = False
 
 
 class Rejection(BaseModel):
@@ -126,7 +129,7 @@ def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], 
         if walk is None:
             continue
         world = rng.randrange(cfg.world_seeds)
-        designer = Designer(walk, classes, seed=world, write_p=cfg.write_p)
+        designer = Designer(walk, classes, seed=world, write_p=cfg.write_p, require_stale=cfg.require_stale)
         designer.rng = random.Random(f"design/{cfg.seed}/{index}/{attempt}")
         try:
             d = designer.design()
@@ -172,7 +175,11 @@ def iter_tasks(cfg: TaskConfig, classes: dict[str, type[Service]] | None = None,
         except DesignError as exc:
             yield Rejection(index=index, phase="design", reason=exc.reason)
             continue
-        problems, detail = probe(task, classes)
+        try:
+            problems, detail = probe(task, classes)
+        except Exception as exc:  # e.g. a planted record the state model refuses: recorded, never a crash
+            yield Rejection(index=index, phase="probe", reason=f"error: {type(exc).__name__}", walk=task.walk.model_dump())
+            continue
         if problems:
             yield Rejection(index=index, phase="probe", reason=problems[0], walk=task.walk.model_dump())
             continue

@@ -61,6 +61,13 @@ UPDATE = [
 ]
 
 
+UPDATE_TO = [
+    "the {entity} you looked at in {service} has a new {field}: update it to '{value}', and use the new {field} from then on",
+    "go back to {service} and change that {entity}'s {field} to '{value}' (the old one is out of date); anything after this uses the new value",
+    "in {service}, set that {entity}'s {field} to '{value}' first; what you read there before is stale",
+]
+
+
 def _h(name: str) -> str:
     return name.replace("_", " ")
 
@@ -83,6 +90,9 @@ def render(phrases: list[Phrase], rng: random.Random) -> str:
             text = rng.choice(FIND).format(entity=_h(ph.entity), key_desc=_key_desc(ph.key_field, ph.key), service=ph.service, field=_h(ph.field))
         elif ph.kind == "follow":
             text = rng.choice(FOLLOW).format(entity=_h(ph.entity), service=ph.service, key_field=_h(ph.key_field), prev=_h(ph.prev), field=_h(ph.field))
+        elif ph.kind == "update" and ph.literals:
+            text = rng.choice(UPDATE_TO).format(entity=_h(ph.entity), service=ph.service, field=_h(ph.field),
+                                                value=next(iter(ph.literals.values())))
         elif ph.kind == "update":
             text = rng.choice(UPDATE).format(entity=_h(ph.entity), service=ph.service, field=_h(ph.field), prev=_h(ph.prev))
         else:
