@@ -136,6 +136,9 @@ def body(manifest: dict[str, Any], field_docs: dict[str, str]) -> str:
                if s.get("origin") == "compiled" else "CompoWorld first-party")
         parts.append(f"| `{s['name']}` | {s.get('domain', '')} | {s.get('origin', '')} | {src} | {s.get('license', '')} |")
     compiled = [s for s in services if s.get("origin") == "compiled"]
+    if not compiled:
+        parts += ["", "No service in this dataset was compiled from the MCP specification corpus (toucan and mcpm "
+                  "collections, MIT); builds that include compiled services list each server's licence here."]
     parts += ["", "First-party services, the task designs and the generated data are Apache-2.0 (the CompoWorld "
               "licence). All records are synthetic (seeded fake data), not about real people or companies."]
     if compiled:

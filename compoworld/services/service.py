@@ -41,7 +41,7 @@ class Table:
     """One collection of records keyed by `id`. Records are never mutated in place (copy on write),
     so a snapshot is a shallow copy and an undo is a pointer swap."""
 
-    __slots__ = ("name", "entity", "prefix", "rows", "seq", "journal", "version", "_orders", "_index")
+    __slots__ = ("name", "entity", "prefix", "rows", "_seq", "journal", "version", "_orders", "_index")
 
     def __init__(self, name: str, entity: str, prefix: str, rows: dict[str, Record], journal: Journal) -> None:
         self.name = name
@@ -49,10 +49,21 @@ class Table:
         self.prefix = prefix
         self.rows = rows
         self.journal = journal
-        self.seq = _next_seq(prefix, rows)
+        self._seq = 0  # 0 = not yet known: found from the ids on first use (most tables are only read)
         self.version = 0  # bumped on every write and undo: invalidates cached orderings
         self._orders: dict[tuple[tuple[str, ...], bool], tuple[int, list[Record]]] = {}
         self._index: dict[str, dict[Any, dict[str, Record]]] = {}  # field -> value -> records, in table order
+
+    @property
+    def seq(self) -> int:
+        """The next id number this table will hand out."""
+        if not self._seq:
+            self._seq = _next_seq(self.prefix, self.rows)
+        return self._seq
+
+    @seq.setter
+    def seq(self, value: int) -> None:
+        self._seq = value
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -201,6 +201,10 @@ def _arith(op: str) -> Callable[[Call], dict[str, Any]]:
                 r = abs(xs[0])
             elif op == "round":
                 r = round(xs[0], int(xs[1]) if len(xs) > 1 else 0)
+            elif op == "ceil":
+                r = math.ceil(xs[0])
+            elif op == "floor":
+                r = math.floor(xs[0])
             elif op == "percent":
                 r = xs[0] * xs[1] / 100 if len(xs) > 1 else xs[0] / 100
             else:
@@ -637,7 +641,7 @@ R = {"type": ["number", "integer"]}
 COMPUTATIONS: dict[str, Computation] = {
     "expression": Computation("expression", _obj(expression=STR, result=R), _expression),
     **{f"arith_{op}": Computation(f"arith_{op}", _obj(operation=STR, operands={"type": "array", "items": R}, result=R), _arith(op))
-       for op in ("add", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "mean", "median", "max", "min", "factorial", "abs", "round", "percent")},
+       for op in ("add", "subtract", "multiply", "divide", "power", "sqrt", "modulo", "mean", "median", "max", "min", "factorial", "abs", "round", "percent", "ceil", "floor")},
     "now": Computation("now", _obj(datetime=STR, date=STR, time=STR, timezone=STR, utc_offset_hours=R, weekday=STR, unix=INT), _now),
     "convert_timezone": Computation("convert_timezone", _obj(source_time=STR, source_timezone=STR, target_timezone=STR, converted_time=STR, offset_hours=R), _convert_tz),
     "date_info": Computation("date_info", _obj(date=STR, weekday=STR, iso_week=INT, day_of_year=INT, days_in_month=INT, is_leap_year=BOOL), _date_info),
@@ -752,7 +756,7 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
            ("multiply", {"multiply", "times", "product", "multiplication"}), ("divide", {"divide", "division", "quotient"}),
            ("power", {"power", "pow", "exponent", "exponentiate"}), ("sqrt", {"sqrt", "root"}), ("modulo", {"modulo", "mod", "remainder"}),
            ("mean", {"average", "mean", "avg"}), ("median", {"median"}), ("factorial", {"factorial"}), ("abs", {"abs", "absolute"}),
-           ("round", {"round"}), ("percent", {"percentage", "percent"}))
+           ("round", {"round"}), ("percent", {"percentage", "percent"}), ("ceil", {"ceiling", "ceil"}), ("floor", {"floor"}))
     if numeric or any(params.get(a) == "array" for a in arrays):
         for op, names in ops:
             if t & names and (len(numeric) >= 1 or arrays) and not (strings and not numeric and not arrays):

@@ -272,7 +272,7 @@ def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]
             if len(toks) > 1:
                 firsts[toks[0]] = firsts.get(toks[0], 0) + 1
         common = {w for w, c in firsts.items() if (n >= 3 and c >= max(2, 0.5 * n)) and verb_lemma(w) is None}
-        common |= {w for w in servers_words if firsts.get(w, 0) >= 1}
+        common |= {w for w in servers_words if firsts.get(w, 0) >= 2 and verb_lemma(w) is None}
         changed = False
         for k, toks in out.items():
             if len(toks) > 1 and toks[0] in common:
@@ -280,21 +280,36 @@ def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]
                 changed = True
         if not changed:
             break
+    lasts: dict[str, int] = {}
+    for toks in out.values():
+        if len(toks) > 1:
+            lasts[toks[-1]] = lasts.get(toks[-1], 0) + 1
+    suffixes = {w for w, c in lasts.items() if w in servers_words and c >= 2 or (n >= 3 and c >= max(2, 0.6 * n) and verb_lemma(w) is None and w in servers_words)}
     for k, toks in out.items():
-        while len(toks) > 1 and toks[-1] in servers_words and verb_lemma(toks[-1]) is None:
+        while len(toks) > 1 and toks[-1] in suffixes:
             toks = toks[:-1]
         out[k] = toks
     return out
 
 
+_NOUN_VERBS = {"list", "search", "query", "log", "record", "note", "comment", "post", "match", "track", "book", "place", "copy",
+               "index", "review", "score", "type", "test", "sort", "count", "format", "hash", "check", "label", "tag", "rate", "flag",
+               "pin", "star", "like", "block", "play", "chat", "call", "process", "handle", "stream", "watch", "monitor"}
+
+
 def _find_verb(tokens: list[str], description: str) -> tuple[str | None, int]:
-    for i, t in enumerate(tokens):
-        lemma = verb_lemma(t)
-        if lemma is not None and not (lemma in ("list", "search", "query", "log", "record", "note", "comment", "post", "match",
-                                                 "track", "book", "place", "copy", "index", "review", "score", "type", "test", "sort",
-                                                 "count", "format", "hash", "check", "label", "tag", "rate", "flag", "pin", "star",
-                                                 "like", "block", "play") and i > 0 and verb_lemma(tokens[0]) is not None):
-            return lemma, i
+    cands = [(i, verb_lemma(t), t in VERB_CLASS) for i, t in enumerate(tokens)]
+    cands = [(i, lemma, exact) for i, lemma, exact in cands if lemma is not None]
+    # `ChatsController_getMessages`, `calls_list`: an inflected noun-like verb loses to a later exact verb
+    exact_later = [c for c in cands if c[2] and c[1] not in _NOUN_VERBS]
+    for i, lemma, exact in cands:
+        if not exact and exact_later and exact_later[0][0] > i:
+            return exact_later[0][1], exact_later[0][0]
+        if lemma in _NOUN_VERBS and i > 0 and verb_lemma(tokens[0]) is not None:
+            continue
+        if lemma in _NOUN_VERBS and exact_later and exact_later[0][0] > i:
+            return exact_later[0][1], exact_later[0][0]
+        return lemma, i
     desc_words = words(description.split("\n", 1)[0])[:3]
     for w in desc_words[:2]:
         lemma = verb_lemma(w)
@@ -388,14 +403,12 @@ def _classify(t: TInfo) -> None:
     if comp is not None and vclass not in ("create", "update", "delete", "transition"):
         t.op, t.compute = "compute", comp
         return
-    if comp is not None and vclass in ("create",) and comp in ("uuid", "password", "lorem", "random_number"):
-        t.op, t.compute = "compute", comp
+    if comp is not None and (comp in ("uuid", "password", "lorem", "random_number") or
+                             (comp.startswith("arith_") and all(p.type in ("number", "integer", "array") for p in t.params))):
+        t.op, t.compute = "compute", comp  # `add(a, b)` adds numbers; it does not create anything
         return
-    if vclass == "generate":
-        if t.head in COMPUTABLE_NOUNS and not has_content:
-            t.op = "lookup"
-        else:
-            t.op = "world_model"
+    if vclass == "generate" or (vclass in ("get", "") and t.head in GEN_NOUNS and any(p.snake in ("prompt", "question", "instructions", "instruction") for p in t.params)):
+        t.op = "lookup" if toks & COMPUTABLE_NOUNS or t.head in COMPUTABLE_NOUNS else "world_model"
         return
     if vclass == "analyze":
         keyish = any(p.words[-1] in ID_SUFFIX for p in t.params if p.required)

@@ -48,9 +48,26 @@ def service_sets(g: nx.DiGraph, cfg: WalkConfig, seed: int, limit: int = 200_000
     nodes = sorted(n for n in g.nodes if g.out_degree(n) > 0 and g.in_degree(n) > 0)
     if comb(len(nodes), cfg.n_services) > limit:
         return None
-    sets = [list(c) for c in combinations(nodes, cfg.n_services) if nx.is_strongly_connected(g.subgraph(c))]
+    succ = {n: set(g.successors(n)) for n in nodes}
+    pred = {n: set(g.predecessors(n)) for n in nodes}
+    sets = [list(c) for c in combinations(nodes, cfg.n_services) if _strongly_connected(set(c), succ, pred)]
     random.Random(f"sets/{seed}").shuffle(sets)
     return sets
+
+
+def _strongly_connected(members: set[str], succ: dict[str, set[str]], pred: dict[str, set[str]]) -> bool:
+    """Every member reaches every other inside the set: reachable from one member both ways."""
+    start = next(iter(members))
+    for nbrs in (succ, pred):
+        seen, todo = {start}, [start]
+        while todo:
+            for n in nbrs[todo.pop()] & members:
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if seen != members:
+            return False
+    return True
 
 
 def _cover(sub: nx.DiGraph, rng: random.Random, chosen: list[str], length: int) -> list[str] | None:

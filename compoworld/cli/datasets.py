@@ -1,0 +1,90 @@
+"""`compoworld datasets build|push`: SFT/RL datasets from the warehouse, as Hub layouts."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from compoworld.cli._common import error, print_json, warehouse
+
+
+def default_out(args: argparse.Namespace) -> Path:
+    """Layouts live next to the warehouse data by default: <warehouse>/hub/<kind>."""
+    return Path(args.out) if args.out else warehouse(args).root / "hub"
+
+
+def _kinds(kind: str) -> tuple[str, ...]:
+    return ("sft", "rl") if kind == "all" else (kind,)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from compoworld.datasets.build import BuildOptions, build
+    from compoworld.datasets.rows import SFTFilters
+
+    wh = warehouse(args)
+    if not (wh.data_dir / "tasks").is_dir():
+        return error(f"no tasks in the warehouse at {wh.root} (run `compoworld run` first, or pass --warehouse)")
+    filters = SFTFilters(agents=tuple(args.agent or ()), min_partial_credit=args.min_partial_credit,
+                         domains=tuple(args.domain or ()))
+    try:
+        result = build(wh, default_out(args), _kinds(args.kind), args.run_id, BuildOptions(filters, args.test_fraction))
+    except ValueError as exc:
+        return error(str(exc))
+    if args.json:
+        print_json(result)
+        return 0
+    for kind in _kinds(args.kind):
+        r = result[kind]
+        splits = ", ".join(f"{k} {v:,}" for k, v in r["splits"].items())
+        print(f"{kind}: {splits} rows -> {r['path']}")
+    print(f"recorded in the warehouse `datasets` table under run {result['run_id']}")
+    return 0
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    from compoworld.datasets.hub import PushError, push_to_folder, push_to_hub
+
+    wh = warehouse(args)
+    layout = default_out(args) / args.kind
+    if not (layout / "compoworld.json").is_file():
+        return error(f"no {args.kind} dataset at {layout}; run `compoworld datasets build --kind {args.kind}` first")
+    try:
+        if args.local_dir:
+            result = push_to_folder(layout, args.repo, Path(args.local_dir), wh=wh)
+        else:
+            result = push_to_hub(layout, args.repo, private=args.private or None, wh=wh)
+    except PushError as exc:
+        return error(str(exc))
+    if args.json:
+        print_json(result)
+        return 0
+    where = result.get("path") or result.get("commit_url") or result["repo_id"]
+    print(f"pushed {args.kind} ({', '.join(f'{k} {v:,}' for k, v in result['splits'].items())} rows) to {where}")
+    print(f"commit {result['commit']}, tag {result['tag']}: {result['message']}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    ds = sub.add_parser("datasets", help="assemble SFT/RL datasets from the warehouse and push them to the Hub")
+    dsub = ds.add_subparsers(dest="datasets_command", required=True)
+    b = dsub.add_parser("build", help="write the Hub layout (card + data/*.parquet) of the SFT and/or RL dataset")
+    b.add_argument("--kind", choices=["sft", "rl", "all"], default="all")
+    b.add_argument("--out", help="folder for the layouts, one subfolder per kind (default: <warehouse>/hub)")
+    b.add_argument("--warehouse")
+    b.add_argument("--run-id", help="read this run only (default: every run in the warehouse)")
+    b.add_argument("--agent", action="append", help="SFT: keep trajectories of this agent kind (repeatable)")
+    b.add_argument("--min-partial-credit", type=float, default=1.0,
+                   help="SFT: keep trajectories with at least this fraction of criteria passed (1.0 = successes)")
+    b.add_argument("--domain", action="append", help="keep tasks whose services all lie in these domains (repeatable)")
+    b.add_argument("--test-fraction", type=float, default=0.1)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_build)
+    p = dsub.add_parser("push", help="upload a built layout to the Hub (HF_TOKEN, HF_ENDPOINT) or a local folder")
+    p.add_argument("--kind", choices=["sft", "rl"], required=True)
+    p.add_argument("--repo", required=True, help="ORG/NAME")
+    p.add_argument("--out", help="folder the layouts were built in (default: <warehouse>/hub)")
+    p.add_argument("--warehouse")
+    p.add_argument("--private", action="store_true", help="create the repository as private")
+    p.add_argument("--local-dir", help="push to this local Hub-layout folder instead of the Hub (offline)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_push)

@@ -1,0 +1,197 @@
+"""What every stage flow shares: resolving the config and warehouse, choosing the task runner,
+submitting batches as cached, retried Prefect tasks, and turning what still failed into rows.
+
+The rules a batch follows (see `run_batches`):
+
+- its Prefect cache key is its inputs (the content part of the config, its items, the warehouse)
+  plus the version of the code its rows depend on (`compoworld.pipeline.code_version`) and the
+  task's own source: a batch whose inputs and code did not change is not recomputed;
+- the warehouse is the record: if a batch's parts are missing (deleted, or a crash came between
+  the cache record and the write), it is recomputed whatever the cache says;
+- a transient error is retried by Prefect with exponential backoff; any other error of one item is
+  a `failures` row written by the batch itself, and the rest of the batch goes on; a batch that
+  still fails after its retries becomes one failure row per item, and the rest of the stage goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from prefect import get_run_logger
+from prefect.cache_policies import INPUTS, TASK_SOURCE
+from prefect.futures import as_completed
+from prefect.tasks import Task, exponential_backoff
+
+from compoworld import pipeline as P
+from compoworld.config import RUNTIME_FIELDS, PipelineConfig, load_config
+from compoworld.warehouse import Warehouse, resolve_warehouse_dir
+
+ConfigArg = dict[str, Any] | str | None
+
+
+@dataclass(frozen=True)
+class Ctx:
+    cfg: PipelineConfig
+    wh: Warehouse
+
+    @property
+    def run_id(self) -> str:
+        return self.cfg.run_id
+
+    @property
+    def config_hash(self) -> str:
+        return self.cfg.digest()
+
+    @property
+    def content_config(self) -> dict[str, Any]:
+        """The config fields that decide rows: what a batch gets (and its cache key holds)."""
+        return self.cfg.model_dump(mode="json", exclude=RUNTIME_FIELDS)
+
+    def dump(self) -> dict[str, Any]:
+        """The whole config, as a subflow gets it (the warehouse resolved to a path)."""
+        return {**self.cfg.model_dump(mode="json"), "warehouse": str(self.wh.root)}
+
+
+def resolve(config: ConfigArg = None, warehouse: str | None = None, overrides: dict[str, Any] | None = None) -> Ctx:
+    """`config` is a YAML path, a config dict (as the pipeline hands it to a stage) or None (the
+    default config); `warehouse` > $COMPOWORLD_WAREHOUSE > the config's."""
+    if isinstance(config, dict):
+        cfg = PipelineConfig.model_validate({**config, **(overrides or {})})
+    else:
+        cfg = load_config(config, overrides)
+    return Ctx(cfg, Warehouse(resolve_warehouse_dir(warehouse, cfg.warehouse)))
+
+
+def cache_dir(wh: Warehouse) -> Path:
+    """Prefect's cached batch results live with the warehouse they describe: a new or deleted
+    warehouse starts cold (under data/, so git ignores it and `make clean` removes it)."""
+    return wh.data_dir / ".prefect" / "results"
+
+
+def default_prefect_home(warehouse_root: Path) -> Path:
+    return warehouse_root / "data" / ".prefect" / "home"
+
+
+def make_runner(cfg: PipelineConfig) -> Any:
+    """The task runner the config asks for: threads (default), processes, or Dask (a local
+    cluster of `workers` processes, or the scheduler at `dask_address`)."""
+    if cfg.task_runner == "dask":
+        from prefect_dask import DaskTaskRunner
+
+        if cfg.dask_address:
+            return DaskTaskRunner(address=cfg.dask_address)
+        return DaskTaskRunner(cluster_kwargs={"n_workers": cfg.workers, "threads_per_worker": 1, "processes": True,
+                                              "dashboard_address": None})
+    if cfg.task_runner == "process":
+        from prefect.task_runners import ProcessPoolTaskRunner
+
+        return ProcessPoolTaskRunner(max_workers=cfg.workers)
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    return ThreadPoolTaskRunner(max_workers=cfg.workers)
+
+
+def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
+    """Prefect's retry condition: only errors that may go away by themselves are retried."""
+    exc = state.result(raise_on_failure=False)
+    return isinstance(exc, BaseException) and P.is_transient(exc)
+
+
+BATCH_TASK = dict(persist_result=True, cache_policy=INPUTS + TASK_SOURCE, retry_condition_fn=retry_transient)
+
+
+def batch_options(ctx: Ctx, fresh: bool) -> dict[str, Any]:
+    backoff = ctx.cfg.retry_backoff_s
+    return {"retries": ctx.cfg.retries,
+            "retry_delay_seconds": exponential_backoff(backoff_factor=backoff) if backoff > 0 else 0,
+            "result_storage": cache_dir(ctx.wh), "refresh_cache": fresh or not ctx.cfg.cache}
+
+
+@dataclass
+class Batch:
+    """One Prefect task run: `task` with `params`, writing `outputs` (table -> part), covering `items`."""
+
+    label: str
+    task: Task[..., dict[str, Any]]
+    params: dict[str, Any]
+    outputs: dict[str, str]
+    items: list[str]
+
+
+def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
+    """Submit every batch on the config's task runner; log progress as they finish; record a batch
+    that failed for good as failures of its items. Returns totals over the batches."""
+    log = get_run_logger()
+    totals: dict[str, Any] = {"batches": len(batches), "cached_or_done": 0, "succeeded": 0, "failed": 0, "batch_errors": 0}
+    if not batches:
+        log.info(f"{stage}: nothing to do")
+        return totals
+    with make_runner(ctx.cfg) as runner:
+        futures = {}
+        for b in batches:
+            fresh = not all(ctx.wh.has_part(t, ctx.run_id, p) for t, p in b.outputs.items())
+            task = b.task.with_options(**batch_options(ctx, fresh))
+            futures[runner.submit(task, parameters=b.params)] = (b, fresh)
+        done = 0
+        for fut in as_completed(list(futures)):
+            b, fresh = futures[fut]
+            done += 1
+            state = fut.state
+            if state.is_completed():
+                info = fut.result()
+                totals["succeeded"] += info.get("succeeded", 0)
+                totals["failed"] += info.get("failed", 0)
+                totals["cached_or_done"] += int(not fresh and state.name == "Cached")
+                note = " (cached)" if state.name == "Cached" else ""
+                log.info(f"{stage}: {done}/{len(batches)} batches; {b.label}: {info.get('succeeded', 0)} ok, "
+                         f"{info.get('failed', 0)} failed{note}")
+                continue
+            exc = state.result(raise_on_failure=False)
+            attempts = ctx.cfg.retries + 1 if isinstance(exc, BaseException) and P.is_transient(exc) else 1
+            for item in b.items:
+                ctx.wh.record_failure(stage, item, exc if isinstance(exc, BaseException) else str(exc), attempts,
+                                      ctx.run_id, config_hash=ctx.config_hash)
+            totals["batch_errors"] += 1
+            totals["failed"] += len(b.items)
+            log.warning(f"{stage}: {done}/{len(batches)} batches; {b.label} failed after {attempts} attempt(s): "
+                        f"{exc!r}; its {len(b.items)} items are recorded in failures")
+    return totals
+
+
+@contextlib.contextmanager
+def recorded_run(ctx: Ctx, flow: str, enabled: bool = True) -> Iterator[None]:
+    """The `runs` row of a top-level flow run: running, then completed or failed."""
+    if not enabled:
+        yield
+        return
+    started = P.now_utc()
+    ctx.wh.write("runs", [P.run_row(ctx.cfg, flow, "running", started)], run_id=ctx.run_id, part="run")
+    try:
+        yield
+    except BaseException:
+        ctx.wh.write("runs", [P.run_row(ctx.cfg, flow, "failed", started, P.now_utc())], run_id=ctx.run_id, part="run")
+        raise
+    ctx.wh.write("runs", [P.run_row(ctx.cfg, flow, "completed", started, P.now_utc())], run_id=ctx.run_id, part="run")
+
+
+def task_ids_by_batch(ctx: Ctx) -> dict[tuple[int, int], list[str]]:
+    """Accepted task ids per instantiate batch, from the warehouse (the index is in the submit phase)."""
+    rows = ctx.wh.query(
+        "SELECT task_id, CAST(json_extract(task_json, '$.phases[#-1].detail.index') AS BIGINT) AS idx "
+        "FROM tasks WHERE run_id = ? ORDER BY idx", [ctx.run_id])
+    out: dict[tuple[int, int], list[str]] = {}
+    for r in rows:
+        if r["idx"] is not None and r["idx"] < ctx.cfg.tasks:
+            out.setdefault(P.batch_of(int(r["idx"]), ctx.cfg), []).append(r["task_id"])
+    return out
+
+
+def env_setdefault_prefect_home(warehouse_root: Path) -> None:
+    """Keep Prefect's own state (its local database for the ephemeral API) with the warehouse
+    unless the user chose a home or a server: nothing depends on the user's home directory."""
+    if not os.environ.get("PREFECT_HOME") and not os.environ.get("PREFECT_API_URL"):
+        os.environ["PREFECT_HOME"] = str(default_prefect_home(warehouse_root))
