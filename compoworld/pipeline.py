@@ -69,6 +69,7 @@ _STAGE_SOURCES: dict[str, tuple[str, ...]] = {
     "instantiate": ("services", "tasks", "synthesis"),
     "collect": ("services", "tasks", "synthesis", "rollout", "llm.py"),
     "score": ("rewards.py", "rollout"),
+    "datasets": ("datasets", "services", "warehouse.py"),
 }
 _PACKAGE = Path(__file__).resolve().parent
 _ALWAYS = ("pipeline.py", "config.py")

@@ -126,7 +126,7 @@ def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
     """Submit every batch on the config's task runner; log progress as they finish; record a batch
     that failed for good as failures of its items. Returns totals over the batches."""
     log = get_run_logger()
-    totals: dict[str, Any] = {"batches": len(batches), "cached_or_done": 0, "succeeded": 0, "failed": 0, "batch_errors": 0}
+    totals: dict[str, Any] = {"batches": len(batches), "cached": 0, "succeeded": 0, "failed": 0, "batch_errors": 0}
     if not batches:
         log.info(f"{stage}: nothing to do")
         return totals
@@ -138,15 +138,16 @@ def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
             futures[runner.submit(task, parameters=b.params)] = (b, fresh)
         done = 0
         for fut in as_completed(list(futures)):
-            b, fresh = futures[fut]
+            b, _ = futures[fut]
             done += 1
             state = fut.state
             if state.is_completed():
                 info = fut.result()
                 totals["succeeded"] += info.get("succeeded", 0)
                 totals["failed"] += info.get("failed", 0)
-                totals["cached_or_done"] += int(not fresh and state.name == "Cached")
-                note = " (cached)" if state.name == "Cached" else ""
+                cached = state.name == "Cached"
+                totals["cached"] += int(cached)
+                note = " (cached: inputs and code unchanged)" if cached else ""
                 log.info(f"{stage}: {done}/{len(batches)} batches; {b.label}: {info.get('succeeded', 0)} ok, "
                          f"{info.get('failed', 0)} failed{note}")
                 continue

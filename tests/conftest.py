@@ -1,4 +1,5 @@
 import os
+import tempfile
 
 # Offline, quiet, deterministic defaults for every test (set before any library import reads them).
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -6,3 +7,5 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
+# Caches (LLM responses, compiled services) go to a fresh folder, never into the checkout.
+os.environ.setdefault("COMPOWORLD_CACHE_DIR", tempfile.mkdtemp(prefix="compoworld-test-cache-"))

@@ -139,3 +139,42 @@ def test_check_language() -> None:
     services = Check(kind="services_unchanged", services=["email"])
     assert evaluate(services, initial, final)
     assert not evaluate(Check(kind="services_unchanged", services=["crm"]), initial, final)
+
+
+def test_llm_instruction_rewrite_is_kept_only_when_it_keeps_mentions_and_leaks_nothing(batch) -> None:
+    from compoworld.tasks.rewrite import required_mentions, rewrite_instruction
+
+    task = batch[0][0]
+    required = required_mentions(task.plan, task.walk.visits)
+    hidden = hidden_values(task)
+    good = "Quick request. " + " ".join(f"'{m}'" for m in required)
+    text, verdict = rewrite_instruction(task.instruction, required, hidden, "openai/gpt-4o-mini", mock_response=good, cache=False)
+    assert verdict == "accepted" and text == good
+    dropped = good.replace(f"'{required[-1]}'", "")
+    text, verdict = rewrite_instruction(task.instruction, required, hidden, "openai/gpt-4o-mini", mock_response=dropped, cache=False)
+    assert verdict.startswith("rejected: drops") and text == task.instruction
+    leaked = good + f" (it is {next(h for h in hidden if isinstance(h, str) and len(h) >= 5)})"
+    text, verdict = rewrite_instruction(task.instruction, required, hidden, "openai/gpt-4o-mini", mock_response=leaked, cache=False)
+    assert verdict == "rejected: leaks a hidden value" and text == task.instruction
+
+
+def test_factory_uses_the_instruction_model_when_configured() -> None:
+    cfg = TaskConfig(n=2, seed=5, instruction_model="openai/gpt-4o-mini")
+    import litellm
+
+    original = litellm.completion
+
+    def fake(*args, **kwargs):
+        kwargs["mock_response"] = "Please just do it."  # drops every required mention: must be refused
+        return original(*args, **kwargs)
+
+    litellm.completion = fake
+    try:
+        tasks, _, _ = generate(cfg)
+    finally:
+        litellm.completion = original
+    assert tasks
+    for t in tasks:
+        design = next(p.detail for p in t.phases if p.phase == "design")
+        assert design["instruction"].startswith("rejected: drops")
+        assert t.instruction != "Please just do it."

@@ -1,12 +1,14 @@
 """Compiling a server spec into a `Service` subclass: infer a plan, then build the class from it.
 
-Building from a plan is cheap (no validator is compiled until a tool is first called, and the
-pydantic state model is built on first use), which is what lets the cache load hundreds of
-services in a fraction of a second."""
+Building from a plan is cheap: no validator is compiled until a tool is first called, and the
+pydantic state model is built on first use. A class loaded from the cache is cheaper still: it
+knows its name, version and sizes from the cache index, and parses its plan only when an
+environment first uses it - which is what lets `load_compiled` return a thousand services at once.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, create_model
 from typing_extensions import Required, TypedDict
@@ -15,6 +17,8 @@ from compoworld.synthesis.loader import ServerSpec
 from compoworld.synthesis.plan import EntityPlan, ServicePlan
 from compoworld.synthesis.runtime import CompiledService, make_method, tool_spec
 from compoworld.synthesis.schema import json_types
+
+_PLAN_ATTRS = ("plan", "_tools", "_ents", "tables", "_specs")
 
 
 def _py_type(shape: dict[str, Any]) -> Any:
@@ -27,13 +31,18 @@ def _py_type(shape: dict[str, Any]) -> Any:
 def record_type(e: EntityPlan, service: str) -> Any:
     fields: dict[str, Any] = {}
     for f in e.fields:
-        fields[f.name] = Required[str] if f.role == "id" else (_py_type(f.shape) | None if _py_type(f.shape) is not Any else Any)
+        t = _py_type(f.shape)
+        fields[f.name] = Required[str] if f.role == "id" else (t | None if t is not Any else Any)
     return TypedDict(f"{_camel(service)}{_camel(e.entity)}", fields, total=False)  # type: ignore[operator]
 
 
 def state_model(plan: ServicePlan) -> type[BaseModel]:
-    fields = {e.collection: (dict[str, record_type(e, plan.name)], {}) for e in plan.entities}  # type: ignore[valid-type]
+    fields = {e.collection: (dict[str, record_type(e, plan.name)], {}) for e in plan.entities}  # type: ignore[misc]
     return create_model(f"{_camel(plan.name)}State", __config__=ConfigDict(protected_namespaces=()), **fields)  # type: ignore[call-overload]
+
+
+def _camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.split("_") if p) or "Service"
 
 
 class _LazyState:
@@ -47,32 +56,59 @@ class _LazyState:
         return model
 
 
-def _camel(name: str) -> str:
-    return "".join(p[:1].upper() + p[1:] for p in name.split("_") if p) or "Service"
+class _LazyPlan:
+    """A plan attribute of a cached class: parses the plan on first access, then steps aside."""
+
+    def __init__(self, attr: str) -> None:
+        self.attr = attr
+
+    def __get__(self, obj: Any, owner: type[CompiledService]) -> Any:
+        loader: Callable[[], ServicePlan] = owner.__dict__["_plan_loader"]
+        _install(owner, loader())
+        return owner.__dict__[self.attr]
+
+
+def _install(cls: type[CompiledService], plan: ServicePlan) -> None:
+    """Give a class everything its plan defines (after creation: `Service.__init_subclass__` reads
+    every attribute, which must not trigger a lazy load)."""
+    for attr, value in (
+        ("plan", plan),
+        ("_tools", {t.name: t for t in plan.tools}),
+        ("_ents", {e.collection: e for e in plan.entities}),
+        ("tables", {e.collection: (e.entity, e.prefix) for e in plan.entities}),
+        ("_specs", {t.name: tool_spec(t) for t in plan.tools}),
+    ):
+        type.__setattr__(cls, attr, value)
+    for t in plan.tools:
+        type.__setattr__(cls, f"tool_{t.name}", make_method(t.name))
+
+
+def _new_class(name: str, ns: dict[str, Any]) -> type[CompiledService]:
+    base = {"__module__": "compoworld.synthesis.compiled", "name": name}
+    cls = type(_camel(name), (CompiledService,), {**base, **ns})
+    type.__setattr__(cls, "State", _LazyState())
+    return cls  # type: ignore[return-value]
 
 
 def build_service(plan: ServicePlan, *, verified: bool | None = None, synthesis: str = "compiler") -> type[CompiledService]:
     """A `Service` subclass that runs `plan`."""
-    ns: dict[str, Any] = {
-        "__module__": "compoworld.synthesis.compiled",
-        "__doc__": plan.description,
-        "name": plan.name,
-        "version": plan.version,
-        "domain": plan.domain,
-        "description": plan.description,
-        "tables": {e.collection: (e.entity, e.prefix) for e in plan.entities},
-        "plan": plan,
-        "_tools": {t.name: t for t in plan.tools},
-        "_ents": {e.collection: e for e in plan.entities},
-        "verified": verified,
-        "synthesis": synthesis,
-    }
-    for t in plan.tools:
-        ns[f"tool_{t.name}"] = make_method(t.name)
-    cls = type(_camel(plan.name), (CompiledService,), ns)
-    type.__setattr__(cls, "State", _LazyState())  # after creation: Service.__init_subclass__ reads every attribute
-    cls._specs = {t.name: tool_spec(t) for t in plan.tools}
-    return cls  # type: ignore[return-value]
+    cls = _new_class(plan.name, {"__doc__": plan.description, "version": plan.version, "domain": plan.domain,
+                                 "description": plan.description, "verified": verified, "synthesis": synthesis})
+    _install(cls, plan)
+    return cls
+
+
+def lazy_service(meta: dict[str, Any], loader: Callable[[], ServicePlan]) -> type[CompiledService]:
+    """A class that knows `meta` (name, version, domain, description, n_tools, n_world_model,
+    verified) now and loads its plan through `loader` when first used."""
+    cls = _new_class(meta["name"], {"__doc__": meta.get("description", ""), "version": meta["version"],
+                                    "domain": meta.get("domain", "operations"), "description": meta.get("description", ""),
+                                    "verified": meta.get("verified"), "synthesis": meta.get("synthesis", "compiler"),
+                                    "_meta": dict(meta)})
+    type.__setattr__(cls, "_plan_loader", loader)
+    for attr in _PLAN_ATTRS:
+        type.__setattr__(cls, attr, _LazyPlan(attr))
+    return cls
 
 
 def compile_server(server: ServerSpec, name: str) -> tuple[ServicePlan, type[CompiledService]]:

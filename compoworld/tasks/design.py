@@ -59,6 +59,7 @@ class Design:
     planted: list[dict[str, Any]] = field(default_factory=list)
     edge_types: list[str] = field(default_factory=list)
     read_records: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # service -> (collection, id, plan step)
+    instruction_verdict: str = "template"  # or the LLM rewrite's verdict
 
 
 class Designer:

@@ -32,6 +32,7 @@ class TaskConfig(BaseModel):
     # Every walk revisits a service; with this set, a task is kept only if a revisit also makes a value
     # the agent read stale (about a quarter do by default; requiring it costs ~2.5x design time).
     require_stale: bool = False
+    instruction_model: str | None = None  # a LiteLLM model to rephrase instructions (checked; offline: templates)
 
 
 class Rejection(BaseModel):
@@ -137,9 +138,17 @@ def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], 
             reason = exc.reason
             continue
         instruction = render(d.phrases, designer.rng)
-        if leaks(instruction, _hidden(d.plan, d.bindings)):
+        hidden = _hidden(d.plan, d.bindings)
+        if leaks(instruction, hidden):
             reason = "instruction leak"
             continue
+        verdict = "template"
+        if cfg.instruction_model:
+            from compoworld.tasks.rewrite import required_mentions, rewrite_instruction
+
+            instruction, verdict = rewrite_instruction(instruction, required_mentions(d.plan, designer.visits), hidden,
+                                                       cfg.instruction_model)
+        d.instruction_verdict = verdict
         walk = walk.model_copy(update={"visits": designer.visits, "services": list(dict.fromkeys(designer.visits)),
                                        "revisits": [i for i, v in enumerate(designer.visits) if v in designer.visits[:i]]})
         return _submit(walk, world, designer, d, attempt, instruction)
@@ -158,7 +167,8 @@ def _submit(walk: Any, world: int, designer: Designer, d: Any, attempt: int, ins
         rubric=d.criteria, difficulty=walk.length,
         phases=[PhaseRecord(phase="explore", detail=explore),
                 PhaseRecord(phase="design", detail={"planted": len(d.planted), "steps": len(d.plan), "criteria": len(d.criteria),
-                                                    "edge_types": d.edge_types, "walks_tried": attempt + 1})],
+                                                    "edge_types": d.edge_types, "walks_tried": attempt + 1,
+                                                    "instruction": d.instruction_verdict})],
     )
     return task
 
