@@ -38,7 +38,7 @@ def batches(ctx: Ctx) -> list[Batch]:
             out.append(Batch(f"{agent} on tasks {a}-{b}", collect_batch,
                              {"warehouse": str(ctx.wh.root), "config": ctx.content_config, "agent": agent, "start": a,
                               "end": b, "task_ids": ids, "code": code},
-                             {t: part for t in P.STAGE_TABLES["collect"]}, [P.group_item(agent, i) for i in ids]))
+                             [(t, part) for t in P.STAGE_TABLES["collect"]], [P.group_item(agent, i) for i in ids]))
     return out
 
 

@@ -113,13 +113,15 @@ def batch_options(ctx: Ctx, fresh: bool) -> dict[str, Any]:
 
 @dataclass
 class Batch:
-    """One Prefect task run: `task` with `params`, writing `outputs` (table -> part), covering `items`."""
+    """One Prefect task run: `task` with `params`, writing `outputs` ((table, part) pairs), covering
+    `items`. `stale` forces a recompute (an output outside the warehouse is gone)."""
 
     label: str
     task: Task[..., dict[str, Any]]
     params: dict[str, Any]
-    outputs: dict[str, str]
+    outputs: list[tuple[str, str]]
     items: list[str]
+    stale: bool = False
 
 
 def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
@@ -133,13 +135,14 @@ def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
     with make_runner(ctx.cfg) as runner:
         futures = {}
         for b in batches:
-            fresh = not all(ctx.wh.has_part(t, ctx.run_id, p) for t, p in b.outputs.items())
+            fresh = b.stale or not all(ctx.wh.has_part(t, ctx.run_id, p) for t, p in b.outputs)
             task = b.task.with_options(**batch_options(ctx, fresh))
-            futures[runner.submit(task, parameters=b.params)] = (b, fresh)
+            futures[runner.submit(task, parameters=b.params)] = b
         done = 0
         for fut in as_completed(list(futures)):
-            b, _ = futures[fut]
+            b = futures[fut]
             done += 1
+            fut.wait()  # as_completed yields on completion; wait() pins the final state on the future
             state = fut.state
             if state.is_completed():
                 info = fut.result()

@@ -47,7 +47,6 @@ def datasets_flow(config: ConfigArg = None, warehouse: str | None = None, overri
         batch = Batch("sft + rl", datasets_batch,
                       {"warehouse": str(ctx.wh.root), "run_id": ctx.run_id, "out_dir": str(out_dir),
                        "inputs": inputs_fingerprint(ctx), "code": P.code_version("datasets")},
-                      {"datasets": f"build-{k}" for k in KINDS}, ["datasets"])
-        if not all((out_dir / k).is_dir() for k in KINDS):
-            batch.outputs["datasets"] = "__missing__"  # the files are gone: rebuild even if the rows remain
+                      [("datasets", f"build-{k}") for k in KINDS], ["datasets"],
+                      stale=not all((out_dir / k).is_dir() for k in KINDS))  # files gone: rebuild even if rows remain
         return run_batches(ctx, "datasets", [batch])

@@ -27,7 +27,7 @@ def batches(ctx: Ctx) -> list[Batch]:
         part = P.batch_part("instantiate", a, b)
         out.append(Batch(f"tasks {a}-{b}", instantiate_batch,
                          {"warehouse": str(ctx.wh.root), "config": ctx.content_config, "start": a, "end": b, "code": code},
-                         {t: part for t in P.STAGE_TABLES["instantiate"]},
+                         [(t, part) for t in P.STAGE_TABLES["instantiate"]],
                          [P.instantiate_item(ctx.cfg.seed, i) for i in range(a, b)]))
     return out
 

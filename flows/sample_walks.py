@@ -31,5 +31,5 @@ def sample_walks_flow(config: ConfigArg = None, warehouse: str | None = None, ov
     with recorded_run(ctx, "sample_walks", record_run):
         batch = Batch("services and graph", sample_walks_batch,
                       {"warehouse": str(ctx.wh.root), "config": ctx.content_config, "code": P.code_version("sample_walks")},
-                      {t: PART for t in P.STAGE_TABLES["sample_walks"]}, ["graph"])
+                      [(t, PART) for t in P.STAGE_TABLES["sample_walks"]], ["graph"])
         return run_batches(ctx, "sample_walks", [batch])

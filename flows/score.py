@@ -42,7 +42,7 @@ def batches(ctx: Ctx) -> list[Batch]:
             out.append(Batch(f"{agent_spec} on tasks {a}-{b}", score_batch,
                              {"warehouse": str(ctx.wh.root), "config": ctx.content_config, "agent": agent_spec, "start": a,
                               "end": b, "trajectory_ids": trajs, "code": code},
-                             {"rewards": P.batch_part("score", a, b, agent_spec)}, [P.group_item(agent_spec, i) for i in ids]))
+                             [("rewards", P.batch_part("score", a, b, agent_spec))], [P.group_item(agent_spec, i) for i in ids]))
     return out
 
 

@@ -34,5 +34,5 @@ def synthesize_flow(config: ConfigArg = None, warehouse: str | None = None, over
             return {"skipped": True}
         batch = Batch("spec corpus", synthesize_batch,
                       {"warehouse": str(ctx.wh.root), "config": ctx.content_config, "code": P.code_version("synthesize")},
-                      {t: PART for t in P.STAGE_TABLES["synthesize"]}, ["corpus"])
+                      [(t, PART) for t in P.STAGE_TABLES["synthesize"]], ["corpus"])
         return run_batches(ctx, "synthesize", [batch])

@@ -32,6 +32,6 @@ def verify_flow(config: ConfigArg = None, warehouse: str | None = None, override
         code = P.code_version("verify")
         todo = [Batch(f"service {name}", verify_batch,
                       {"warehouse": str(ctx.wh.root), "config": ctx.content_config, "service": name, "code": code},
-                      {"service_checks": P.verify_part(name)}, [name])
+                      [("service_checks", P.verify_part(name))], [name])
                 for name in sorted(P.service_classes(ctx.cfg))]
         return run_batches(ctx, "verify", todo)

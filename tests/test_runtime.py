@@ -192,3 +192,25 @@ def test_step_never_raises_and_failed_calls_change_nothing(data: st.DataObject) 
         if not obs.ok:
             assert env.state_hash() == before
             assert obs.error and obs.error_kind
+
+
+def test_library_spans_the_business_domains_with_enough_tools() -> None:
+    assert len(LIB) >= 16
+    assert sum(len(cls.tool_specs()) for cls in LIB.values()) >= 150
+    assert {cls.domain for cls in LIB.values()} == {"sales", "marketing", "operations", "support", "finance", "hr", "communication"}
+    for cls in LIB.values():
+        specs = cls.tool_specs().values()
+        assert len(specs) >= 6, cls.name
+        assert any(s.read_only for s in specs) and any(not s.read_only for s in specs), cls.name
+
+
+def test_read_only_tools_never_change_the_state() -> None:
+    import random
+
+    from compoworld.services.sampling import valid_sequence
+
+    env = compose(NAMES, seed=9)
+    before = env.state_hash()
+    calls = valid_sequence(env, random.Random(1), read_only=True, per_tool=3)
+    assert len({c["name"] for c in calls}) > 60
+    assert env.state_hash() == before

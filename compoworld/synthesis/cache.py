@@ -2,25 +2,28 @@
 run, loaded back as `Service` classes without recompiling anything.
 
 Layout under `cache_dir()` (`$COMPOWORLD_CACHE_DIR/synth`, default `.cache/synth` at the repo root):
-  services.json   every compiled service: its plan, whether it verified, how it was synthesized
+  index.json      every compiled service: name, version, sizes, whether it verified, where its plan is
+  plans-*.jsonl   the plans, one a line (read by offset, only when a service is first used)
   coded/<name>.py services whose coder-written module passed verification (replace the plan)
   report.json     the last run's full report (rejections, per-check results) for the warehouse
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+import orjson
+from pydantic import BaseModel
 
 from compoworld.services.service import Service
 from compoworld.synthesis.plan import ServicePlan
 
-FORMAT = 1
+FORMAT = 2
 
 
 class CacheEntry(BaseModel):
@@ -30,11 +33,6 @@ class CacheEntry(BaseModel):
     code_file: str | None = None  # relative to the cache dir
 
 
-class CacheFile(BaseModel):
-    format: int = FORMAT
-    services: list[CacheEntry] = Field(default_factory=list)
-
-
 def cache_dir() -> Path:
     from compoworld.llm import cache_root
 
@@ -42,28 +40,51 @@ def cache_dir() -> Path:
 
 
 def save(entries: list[CacheEntry], report_json: bytes | None = None, directory: Path | None = None) -> Path:
-    """Write the cache atomically (temp file, then rename): readers never see a half-written file."""
+    """Write the cache: every plan into one blob, then a small index of where each plan is.
+
+    Each file is written to a temporary name and renamed, and the index names the blob it
+    belongs to, so a reader never pairs an index with another run's plans."""
     d = directory or cache_dir()
     d.mkdir(parents=True, exist_ok=True)
-    path = d / "services.json"
-    tmp = d / f".services.json.{os.getpid()}.tmp"
-    tmp.write_text(CacheFile(services=entries).model_dump_json(), encoding="utf-8")
-    os.replace(tmp, path)
+    chunks: list[bytes] = []
+    index: list[dict[str, Any]] = []
+    offset = 0
+    for e in entries:
+        blob = e.plan.model_dump_json().encode()
+        index.append({"name": e.plan.name, "version": e.plan.version, "domain": e.plan.domain, "description": e.plan.description,
+                      "title": e.plan.title, "source_id": e.plan.source_id, "forks": e.plan.forks, "n_tools": len(e.plan.tools),
+                      "n_world_model": sum(t.op == "world_model" for t in e.plan.tools), "verified": e.verified,
+                      "synthesis": e.synthesis, "code_file": e.code_file, "offset": offset, "length": len(blob)})
+        chunks.append(blob + b"\n")
+        offset += len(blob) + 1
+    data = b"".join(chunks)
+    plans_name = f"plans-{hashlib.sha256(data).hexdigest()[:12]}.jsonl"
+    _atomic_write(d / plans_name, data)
+    _atomic_write(d / "index.json", orjson.dumps({"format": FORMAT, "plans": plans_name, "services": index}))
+    for old in d.glob("plans-*.jsonl"):
+        if old.name != plans_name:
+            old.unlink(missing_ok=True)
     if report_json is not None:
-        rtmp = d / f".report.json.{os.getpid()}.tmp"
-        rtmp.write_bytes(report_json)
-        os.replace(rtmp, d / "report.json")
+        _atomic_write(d / "report.json", report_json)
     _memo.clear()
-    return path
+    return d / "index.json"
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 _memo: dict[tuple[str, int, int, bool], dict[str, type[Service]]] = {}
 
 
 def load_compiled(verified_only: bool = False, directory: Path | None = None) -> dict[str, type[Service]]:
-    """Compiled services from the cache, by name (empty when no synth run has written one)."""
+    """Compiled services from the cache, by name (empty when no synth run has written one).
+
+    Reads only the index; each class parses its own plan the first time an environment uses it."""
     d = directory or cache_dir()
-    path = d / "services.json"
+    path = d / "index.json"
     try:
         st = path.stat()
     except OSError:
@@ -72,27 +93,37 @@ def load_compiled(verified_only: bool = False, directory: Path | None = None) ->
     hit = _memo.get(key)
     if hit is not None:
         return dict(hit)
-    from compoworld.synthesis.compiler import build_service
+    from compoworld.synthesis.compiler import lazy_service
 
     try:
-        data = CacheFile.model_validate_json(path.read_bytes())
-    except ValueError:
-        return {}  # an unreadable or older-format cache is as good as none: `compoworld synth` rebuilds it
-    if data.format != FORMAT:
+        index = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}  # an unreadable cache is as good as none: `compoworld synth` rebuilds it
+    if not isinstance(index, dict) or index.get("format") != FORMAT:
         return {}
+    blob = d / str(index.get("plans"))
     out: dict[str, type[Service]] = {}
-    for entry in data.services:
-        if verified_only and not entry.verified:
+    for meta in index.get("services", []):
+        if verified_only and not meta.get("verified"):
             continue
         cls: type[Service] | None = None
-        if entry.code_file:
-            cls = _load_module_service(d / entry.code_file, entry.plan.name)
+        if meta.get("code_file"):
+            cls = _load_module_service(d / meta["code_file"], meta["name"])
         if cls is None:
-            cls = build_service(entry.plan, verified=entry.verified)
-        out[entry.plan.name] = cls
+            cls = lazy_service(meta, _plan_reader(blob, int(meta["offset"]), int(meta["length"])))
+        out[meta["name"]] = cls
     _memo.clear()
     _memo[key] = out
     return dict(out)
+
+
+def _plan_reader(blob: Path, offset: int, length: int) -> Any:
+    def read() -> ServicePlan:
+        with open(blob, "rb") as fh:
+            fh.seek(offset)
+            return ServicePlan.model_validate_json(fh.read(length))
+
+    return read
 
 
 def _load_module_service(path: Path, name: str) -> type[Service] | None:

@@ -30,6 +30,19 @@ class CompiledService(Service):
     _tools: ClassVar[dict[str, ToolPlan]] = {}
     _ents: ClassVar[dict[str, EntityPlan]] = {}
 
+    @classmethod
+    def info(cls) -> dict[str, Any]:
+        meta = cls.__dict__.get("_meta")
+        if meta is not None:  # a cached class answers from its index entry without parsing its plan
+            out = {"name": cls.name, "version": cls.version, "origin": cls.origin, "domain": cls.domain,
+                   "description": cls.description, "n_tools": meta.get("n_tools", 0), "n_world_model": meta.get("n_world_model", 0)}
+        else:
+            out = super().info()
+        plan = cls.__dict__.get("plan")
+        out.update(verified=cls.verified, synthesis=cls.synthesis,
+                   source_id=meta.get("source_id") if meta is not None else getattr(plan, "source_id", None))
+        return out
+
     # -- seeded data ----------------------------------------------------------------------------
     def generate(self, gen: Any) -> dict[str, Iterable[Record]]:
         ctx = ValueContext(gen.world, gen.now)

@@ -62,7 +62,8 @@ def _docstring(description: str, params: dict[str, dict[str, Any]]) -> str:
     lines = [_one_line(description) or "A tool.", "", "Args:"]
     for name, schema in params.items():
         doc = _one_line(schema.get("description") or f"The {name.replace('_', ' ')}.")
-        enum = schema.get("enum")
+        options = [o for o in (schema.get("anyOf") or schema.get("oneOf") or []) if isinstance(o, dict)]
+        enum = schema.get("enum") or next((o["enum"] for o in options if o.get("enum")), None)
         if enum and all(isinstance(v, (str, int, float)) for v in enum):
             import json
 

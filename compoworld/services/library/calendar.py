@@ -90,7 +90,7 @@ def _overlaps(ev: dict, start: str, end: str) -> bool:
 
 class Calendar(Service):
     name = "calendar"
-    domain = "scheduling"
+    domain = "communication"
     description = "Shared calendar: meetings with attendees and RSVPs, meeting-room booking, and finding free time."
     State = CalendarState
     tables = {

@@ -130,7 +130,7 @@ POLICIES: list[tuple[Callable[[DataGen, str], tuple[str, str]], str]] = [
 
 class Drive(Service):
     name = "drive"
-    domain = "documents"
+    domain = "communication"
     description = "Shared drive: folders, documents and company policies, with search, sharing, moving and versions."
     State = DriveState
     tables = {

@@ -75,7 +75,7 @@ class HrState(BaseModel):
 
 class Hr(Service):
     name = "hr"
-    domain = "people"
+    domain = "hr"
     description = "Human resources: employee directory with departments and managers, time-off balances and leave requests."
     State = HrState
     tables = {

@@ -132,7 +132,7 @@ def _check_lines(lines: list[dict]) -> None:
 
 class Procurement(Service):
     name = "procurement"
-    domain = "finance"
+    domain = "operations"
     description = "Purchasing: vendors, purchase requests, purchase orders with threshold-based approvals, and goods receipts."
     State = ProcurementState
     tables = {

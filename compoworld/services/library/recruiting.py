@@ -111,7 +111,7 @@ def _end(start: str, minutes: int) -> str:
 
 class Recruiting(Service):
     name = "recruiting"
-    domain = "people"
+    domain = "hr"
     description = "Applicant tracking: job openings, candidates, applications through the hiring pipeline, interviews and scorecards."
     State = RecruitingState
     tables = {

@@ -96,7 +96,7 @@ def _cell_eq(cell: Any, value: Any) -> bool:
 
 class Sheets(Service):
     name = "sheets"
-    domain = "documents"
+    domain = "communication"
     description = "Spreadsheets: named sheets with a header row; read, find, append, update and delete rows as records."
     State = SheetsState
     tables = {

@@ -1,0 +1,146 @@
+"""Training job specs: what a job trains (model, data and its revision), how (hyperparameters), on
+what (hardware) and how it is started (launch command). One `job.json` per job, written before the
+job starts, so a job can be rerun or moved to another machine from its spec alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compoworld.training.tiny import TinyConfig
+
+SPEC_FILE = "job.json"
+RESULT_FILE = "result.json"
+LOG_FILE = "train.log"
+
+
+class DataRef(BaseModel):
+    """A dataset: a local Hub-layout folder or a Hub repo id, at a revision."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str  # local layout folder, or ORG/NAME on the Hub
+    revision: str | None = None  # Hub: tag (a run id) or commit; local: unused
+    split: str = "train"
+    dataset_id: str | None = None  # content id of the split (from the layout's manifest), when known
+    run_id: str | None = None  # the warehouse run the dataset was built from, when known
+
+
+class SFTParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max_steps: int = Field(30, ge=1)
+    learning_rate: float = 3e-3
+    per_device_train_batch_size: int = Field(2, ge=1)
+    gradient_accumulation_steps: int = Field(1, ge=1)
+    max_length: int | None = 8192  # tokens per example; the tiny model's context is 8192
+    lr_scheduler_type: str = "constant"
+    warmup_steps: int = 0
+    seed: int = 0
+
+
+class GRPOParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max_steps: int = Field(2, ge=1)
+    learning_rate: float = 1e-5
+    per_device_train_batch_size: int = Field(2, ge=1)
+    gradient_accumulation_steps: int = Field(1, ge=1)
+    num_generations: int = Field(2, ge=2)  # rollouts per task: the group the reward and advantages are computed in
+    max_completion_length: int = Field(64, ge=1)  # tokens per rollout, tool results included
+    max_tool_calling_iterations: int = Field(4, ge=0)
+    temperature: float = 1.0
+    beta: float = 0.0  # KL coefficient; 0 needs no reference model
+    reward_kind: Literal["completion_focused", "uniform"] = "completion_focused"
+    reward_floor: float = 0.1
+    seed: int = 0
+
+
+class Hardware(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    accelerator: Literal["cpu", "cuda"] = "cpu"
+    num_processes: int = Field(1, ge=1)  # GPUs (or CPU processes) accelerate launches
+    gpu_type: str | None = None  # e.g. "H100"; informs the work pool, not the code
+    mixed_precision: Literal["no", "bf16", "fp16"] = "no"
+
+
+class Launch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    launcher: Literal["local", "prefect"] = "local"
+    command: list[str] = Field(default_factory=list)
+    deployment: str | None = None  # Prefect deployment "flow-name/deployment-name" (launcher = prefect)
+    work_pool: str | None = None  # the GPU work pool that deployment runs on (informational; set at deploy time)
+
+
+class JobSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    job_id: str = ""
+    kind: Literal["sft", "grpo"]
+    model: str = "tiny"  # "tiny" (built locally) or a Hub model id / local checkpoint folder
+    tiny: TinyConfig | None = None
+    data: DataRef
+    hyperparameters: dict[str, Any]
+    hardware: Hardware = Field(default_factory=Hardware)
+    launch: Launch = Field(default_factory=Launch)
+    output_dir: str = ""
+
+    def params(self) -> SFTParams | GRPOParams:
+        return (SFTParams if self.kind == "sft" else GRPOParams).model_validate(self.hyperparameters)
+
+    def content_id(self) -> str:
+        """Same model, data, hyperparameters and hardware: same job id (a rerun reuses its folder)."""
+        body = self.model_dump(mode="json", include={"kind", "model", "tiny", "data", "hyperparameters", "hardware"})
+        return f"{self.kind}-" + hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]
+
+    @property
+    def job_dir(self) -> Path:
+        return Path(self.output_dir)
+
+    @property
+    def spec_path(self) -> Path:
+        return self.job_dir / SPEC_FILE
+
+
+def launch_command(spec: JobSpec, spec_path: Path) -> list[str]:
+    """The command that runs the job: `accelerate launch` for GPUs or several processes, else Python."""
+    hw = spec.hardware
+    if hw.accelerator == "cuda" or hw.num_processes > 1:
+        cmd = ["accelerate", "launch", "--num_processes", str(hw.num_processes), "--num_machines", "1",
+               "--mixed_precision", hw.mixed_precision, "--dynamo_backend", "no"]
+        if hw.accelerator == "cpu":
+            cmd.append("--cpu")
+        return cmd + ["-m", "compoworld.training.run", str(spec_path)]
+    return [sys.executable, "-m", "compoworld.training.run", str(spec_path)]
+
+
+def make_spec(kind: Literal["sft", "grpo"], data: DataRef, jobs_dir: Path, *, model: str = "tiny",
+              hyperparameters: dict[str, Any] | None = None, hardware: Hardware | None = None,
+              launcher: Literal["local", "prefect"] = "local", deployment: str | None = None,
+              work_pool: str | None = None, tiny: TinyConfig | None = None) -> JobSpec:
+    """A validated spec with its id, folder (`jobs_dir/<job_id>`) and launch command."""
+    params = (SFTParams if kind == "sft" else GRPOParams).model_validate(hyperparameters or {})
+    spec = JobSpec(kind=kind, model=model, tiny=(tiny or TinyConfig()) if model == "tiny" else None, data=data,
+                   hyperparameters=params.model_dump(mode="json"), hardware=hardware or Hardware(),
+                   launch=Launch(launcher=launcher, deployment=deployment, work_pool=work_pool))
+    spec.job_id = spec.content_id()
+    spec.output_dir = str((Path(jobs_dir) / spec.job_id).absolute())
+    spec.launch.command = launch_command(spec, spec.spec_path)
+    return spec
+
+
+def write_spec(spec: JobSpec) -> Path:
+    spec.job_dir.mkdir(parents=True, exist_ok=True)
+    spec.spec_path.write_text(spec.model_dump_json(indent=1) + "\n")
+    return spec.spec_path
+
+
+def read_spec(path: Path) -> JobSpec:
+    return JobSpec.model_validate_json(Path(path).read_text())
+
+
+def shell_command(spec: JobSpec) -> str:
+    return shlex.join(spec.launch.command)
