@@ -17,7 +17,9 @@ KINDS = ("sft", "rl")
 
 @task(name="build-datasets", **BATCH_TASK)
 def datasets_batch(warehouse: str, run_id: str, out_dir: str, inputs: str, code: str) -> dict[str, Any]:
-    result = P.build_datasets(Warehouse(warehouse), Path(out_dir), run_id)
+    wh = Warehouse(warehouse)
+    result = P.build_datasets(wh, Path(out_dir), run_id)
+    P.record_outcomes(wh, run_id, P.BatchOutput("datasets", {}, succeeded=["datasets"]), "")
     splits = {k: v.get("splits") for k, v in result.items() if isinstance(v, dict) and "splits" in v}
     get_run_logger().info(f"datasets: {splits} under {out_dir}")
     return {"succeeded": 1, "failed": 0, "splits": splits}

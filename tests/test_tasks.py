@@ -178,3 +178,16 @@ def test_factory_uses_the_instruction_model_when_configured() -> None:
         design = next(p.detail for p in t.phases if p.phase == "design")
         assert design["instruction"].startswith("rejected: drops")
         assert t.instruction != "Please just do it."
+
+
+def test_some_tasks_carry_a_policy_document_and_its_superseded_version(batch) -> None:
+    tasks, _, _ = batch
+    with_policy = [t for t in tasks if any(e.pattern for s in t.plan for e in s.extract)]
+    assert with_policy, "the designer should put some write values into policy documents"
+    for task in with_policy:
+        step = next(s for s in task.plan if any(e.pattern for e in s.extract))
+        key = next(iter(step.extract[0].match.values()))
+        assert key in task.instruction  # the request names the policy, not the value
+        value = task.bindings[step.extract[0].var]
+        assert value not in task.instruction
+        assert any("superseded policy" in c.description for c in task.rubric)

@@ -129,7 +129,15 @@ def plural(word: str) -> str:
 def slugify(text: str, budget: int = 24, drop: Iterable[str] = ()) -> str:
     """A service name: lowercase `[a-z][a-z0-9_]*`, <= budget chars, without filler words."""
     dropped = set(drop)
-    toks = [t for t in words(text) if t not in dropped] or words(text) or ["service"]
+    # no camelCase split here: `GitHub` is `github`, not `git_hub`
+    raw = [t for t in _NON_ALNUM.split(text.lower()) if t]
+    trimmed = []
+    for t in raw:
+        for glued in ("mcpserver", "mcp", "server"):
+            if t.endswith(glued) and len(t) > len(glued) + 2:
+                t = t[: -len(glued)]
+        trimmed.append(t)
+    toks = [t for t in trimmed if t not in dropped] or trimmed or ["service"]
     out = ""
     for t in toks:
         nxt = f"{out}_{t}" if out else t

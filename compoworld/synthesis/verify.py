@@ -252,7 +252,7 @@ def _spec_roles(cls: type[Service]) -> list[_Roles]:
                 r.get = name
             elif returns_page and s.read_only and r.lister is None:
                 r.lister = name
-            elif s.destructive and len(id_params) == 1 and r.delete is None:
+            elif s.destructive and vclass == "delete" and len(id_params) == 1 and entity in name and r.delete is None:
                 r.delete = name
             elif returns_rec and not s.read_only and vclass == "update" and len(id_params) == 1:
                 r.update.append(name)
@@ -406,10 +406,17 @@ def _given_for(cls: type[Service], tool: str, rid: str, record: dict[str, Any], 
     for p, t in spec.param_semantics.items():
         if "." in p or "[" in p:
             continue
-        if t == own:
+        if p in record:  # `parent_id` names another record of the same kind: use the record's own value
+            if record[p] is not None and t.endswith("_id"):
+                out[p] = record[p]
+        elif t == own:
             out[p] = rid
-        elif record.get(p) is not None and t.endswith("_id"):
-            out[p] = record[p]
+    if spec.read_only and any(spec.output_semantics.get(k) == own for k in ("items[].id",)):
+        # a listing: narrow it with the record's own values (`status`, `category`) so that defaults do not hide it
+        for p in spec.input_schema.get("properties") or {}:
+            v = record.get(p)
+            if p not in out and v is not None and not isinstance(v, (list, dict)):
+                out[p] = v
     return out
 
 
@@ -481,7 +488,8 @@ def _check_entity(cls: type[Service], seed: int, r: _Roles, rec: _Recorder) -> N
         rec.add("create_read", "fail", "create returned no id", tool=r.create)
         return
     fmap = _field_map(cls, r.create)  # type: ignore[arg-type]
-    wrong = [f"{p}->{f}" for p, f in fmap.items() if p in args and f in created and created[f] != args[p]]
+    # hand-written services may derive a stored value from an argument; only plans promise to store it as given
+    wrong = [f"{p}->{f}" for p, f in fmap.items() if p in args and f in created and created[f] != args[p]] if hasattr(cls, "_tools") else []
     if r.get:
         got = _get_record(env, cls, r.get, rid, created, r.entity)
         if got is None:
@@ -543,7 +551,11 @@ def _check_filters(cls: type[Service], env: Environment, r: _Roles, rec: _Record
         if found is None or obs is None or not obs.ok:
             rec.add("filter", "skip", f"{pname}: {why or 'listing failed'}", tool=tool)
             continue
-        bad = [i.get("id") for i in obs.data.get("items", []) if not matches(i.get(fname), value)]
+        items = obs.data.get("items", [])
+        if items and not all(isinstance(i, dict) and fname in i for i in items):
+            rec.add("filter", "skip", f"{pname}: results do not show {fname}", tool=tool)
+            continue
+        bad = [i.get("id") for i in items if not matches(i.get(fname), value)]
         ok = found and not bad
         rec.add("filter", "pass" if ok else "fail", "" if ok else f"{pname}={value!r}: found={found}, non-matching={bad[:3]}", tool=tool)
 
@@ -553,7 +565,7 @@ def _check_update(cls: type[Service], env: Environment, tool: str, r: _Roles, ri
     fmap = _field_map(cls, tool)
     given = _given_for(cls, tool, rid, created, r.entity)
     props = spec.input_schema.get("properties") or {}
-    cands = [p for p in fmap if p not in given and p in props]
+    cands = [p for p in fmap if p not in given and p in props and fmap[p] in created]
     cands.sort(key=lambda p: main_type(props[p]) not in ("string", "integer", "number", "boolean"))
     target = cands[0] if cands else None
     if target is None:

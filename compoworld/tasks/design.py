@@ -64,7 +64,7 @@ class Design:
 
 class Designer:
     def __init__(self, walk: Walk, classes: dict[str, type[Service]], seed: int, write_p: float = 0.5,
-                 require_stale: bool = False) -> None:
+                 require_stale: bool = False, policy_p: float = 0.3) -> None:
         self.walk = walk
         self.seed = seed
         self.rng = random.Random(f"design/{seed}")
@@ -77,6 +77,7 @@ class Designer:
         self.visits: list[str] = []
         self.last_failure = ""
         self.require_stale = require_stale
+        self.policy_p = policy_p
         self.updated: set[tuple[str, str, str]] = set()  # (service, record, field) a revisit has updated
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -279,6 +280,18 @@ class Designer:
             if p != param and act.param_sems.get(p) in TEXT_SEMS:
                 literals[p] = _literal(self.rng, p)
         args.update(literals)
+        policies: list[tuple[str, str, str, str]] = []
+        policy_steps: list[PlanStep] = []
+        superseded: dict[str, str] = {}
+        if literals and self.rng.random() < self.policy_p:
+            lp = self.rng.choice(sorted(literals))
+            made = self.policy(i, lp, literals[lp])
+            if made is not None:
+                step, var, (entity, doc_service, key), old = made
+                policy_steps.append(step)
+                args[lp] = {"$var": var}
+                policies.append((lp, entity, doc_service, key))
+                superseded[lp] = old
         table = self.table(service, act.collection)
         names = self.profiles[service].key_fields.get(act.collection, [])
         for p, f in act.param_fields.items():  # a new record must not collide with an existing one's name
@@ -306,7 +319,7 @@ class Designer:
                 pre.append(step)
                 args[p] = {"$var": var}
                 refs.append((p, desc[0], desc[1]))
-        for step in pre:
+        for step in policy_steps + pre:
             self.run(step)
         before = self.d.env.state()
         self.run(PlanStep(visit=i, service=service, tool=act.tool, arguments=args, purpose="write",
@@ -336,14 +349,51 @@ class Designer:
             where = [Where(field=act.param_fields[param], value=carry.value)]
             self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", check=Check(kind="field_equals", service=service, collection=coll, record_id=rid, where=where),
                                              description=f"{service}: {ent} {rid} has {where[0].field} = {carry.value!r}"))
+        for p, old in superseded.items():  # following the superseded policy is the trap
+            self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="negative",
+                                             check=Check(kind="count_equals", service=service, collection=coll,
+                                                         where=[Where(field=act.param_fields[p], value=old)]),
+                                             description=f"{service}: no {ent} follows the superseded policy for {_h(p)}"))
         stale = self.d.stale.get(carry.var)
         if stale is not None:  # counted at the end of the design: records that already had the old value stay
             bad = [Where(field=act.param_fields[param], value=stale)]
             self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="negative", check=Check(kind="count_equals", service=service, collection=coll, where=bad),
                                              description=f"{service}: no {ent} uses the outdated {_h(carry.field)}"))
-        lit = {p: v for p, v in literals.items()}
+        lit = {p: v for p, v in literals.items() if p not in superseded}
         other = {p: v for p, v in args.items() if p not in lit and p != param and not isinstance(v, dict) and p not in {r[0] for r in refs}}
-        self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, literals=lit, other=other, refs=refs))
+        self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, literals=lit, other=other,
+                                     refs=refs, policies=policies))
+
+    def policy(self, i: int, param: str, value: str) -> tuple[PlanStep, str, tuple[str, str, str], str] | None:
+        """Put the value a write must use into a policy document of a walked service (next to the
+        superseded version it replaces) and read it back: the agent has to find and follow the policy."""
+        for service in self.rng.sample(self.walk.services, len(self.walk.services)):
+            prof = self.profiles[service]
+            for lk in prof.lookups:
+                sems = prof.field_sems.get(lk.collection, {})
+                texts = [f for f, s in sems.items() if s == "text" and f != lk.key_field]
+                if lk.key_field not in prof.key_fields.get(lk.collection, []) or not texts:
+                    continue
+                template = self.template(service, lk.collection)
+                if template is None or not isinstance(template.get(lk.key_field), str):
+                    continue
+                topic = f"{_h(param).capitalize()} policy {self.rng.randint(10, 99)}"
+                key = f"{topic} (current)"
+                if any(_same(r.get(lk.key_field), key) for r in self.table(service, lk.collection)):
+                    continue
+                old = _literal(self.rng, param)
+                text_field = texts[0]
+                current = f"Effective now: every new record of this kind must use '{value}' as its {_h(param)}. This replaces the earlier convention."
+                outdated = f"Superseded. Records of this kind used '{old}' as their {_h(param)}."
+                prefix = template[lk.key_field][:1] if lk.key_field in ("path",) else ""
+                self.plant(service, lk.collection, template, {lk.key_field: prefix + key, text_field: current})
+                self.plant(service, lk.collection, template, {lk.key_field: prefix + f"{topic} (superseded)", text_field: outdated})
+                v = self.var()
+                step = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: prefix + key},
+                                extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: prefix + key}, pattern=r"'([^']+)'")],
+                                reasoning=f"The request says to follow '{key}' in {service}; I'll read it first.")
+                return step, v, (self.entity(service, lk.collection), service, prefix + key), old
+        return None
 
     def support(self, service: str, carry: Carry) -> None:
         """Make the carried value known to this service where a business rule needs it (the person also

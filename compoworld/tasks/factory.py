@@ -32,6 +32,7 @@ class TaskConfig(BaseModel):
     # Every walk revisits a service; with this set, a task is kept only if a revisit also makes a value
     # the agent read stale (about a quarter do by default; requiring it costs ~2.5x design time).
     require_stale: bool = False
+    policy_p: float = 0.3  # share of writes whose literal value a policy document states instead of the request
     instruction_model: str | None = None  # a LiteLLM model to rephrase instructions (checked; offline: templates)
 
 
@@ -130,7 +131,8 @@ def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], 
         if walk is None:
             continue
         world = rng.randrange(cfg.world_seeds)
-        designer = Designer(walk, classes, seed=world, write_p=cfg.write_p, require_stale=cfg.require_stale)
+        designer = Designer(walk, classes, seed=world, write_p=cfg.write_p, require_stale=cfg.require_stale,
+                            policy_p=cfg.policy_p)
         designer.rng = random.Random(f"design/{cfg.seed}/{index}/{attempt}")
         try:
             d = designer.design()

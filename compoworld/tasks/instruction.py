@@ -26,6 +26,7 @@ class Phrase:
     literals: dict[str, Any] = dataclasses.field(default_factory=dict)
     other: dict[str, Any] = dataclasses.field(default_factory=dict)
     refs: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
+    policies: list[tuple[str, str, str, str]] = dataclasses.field(default_factory=list)  # (param, entity, service, key)
 
 
 OPENERS = ["", "Hi! ", "Hey, quick one: ", "Could you help me with something? ", "Morning! ", "When you get a chance: ",
@@ -61,6 +62,11 @@ UPDATE = [
 ]
 
 
+POLICY = [
+    "the {param} that the {entity} '{key}' in {service} prescribes",
+    "whatever {param} the current {entity} '{key}' in {service} says to use",
+    "the {param} set out in '{key}' ({service})",
+]
 UPDATE_TO = [
     "the {entity} you looked at in {service} has a new {field}: update it to '{value}', and use the new {field} from then on",
     "go back to {service} and change that {entity}'s {field} to '{value}' (the old one is out of date); anything after this uses the new value",
@@ -99,6 +105,7 @@ def render(phrases: list[Phrase], rng: random.Random) -> str:
             extras = [f"{_h(p)} '{v}'" for p, v in ph.literals.items()]
             extras += [f"{_h(p)} {v!r}" if isinstance(v, str) else f"{_h(p)} {v}" for p, v in ph.other.items()]
             extras += [f"{_h(p)} set to the {_h(ent)} with {desc}" for p, ent, desc in ph.refs]
+            extras += [rng.choice(POLICY).format(param=_h(p), entity=_h(ent), service=svc, key=key) for p, ent, svc, key in ph.policies]
             extra = (", with " + ", ".join(extras)) if extras else ""
             text = rng.choice(WRITE).format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra)
         if i == 0:

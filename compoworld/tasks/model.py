@@ -31,6 +31,7 @@ class Extract(BaseModel):
     field: str
     path: str = ""  # "" = the observation is the record; "items" = pick from a list under that key
     match: dict[str, Value] = Field(default_factory=dict)
+    pattern: str = ""  # a regex whose first group is the value, for values stated in a text (a policy)
 
 
 class PlanStep(BaseModel):

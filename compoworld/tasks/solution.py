@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -32,7 +33,13 @@ def pick(data: Any, ex: Extract, bindings: Mapping[str, Any], choose: int = 0) -
     if choose:
         others = hits[1:] + [it for it in items if isinstance(it, dict) and it not in hits]
         hits = others or hits
-    return hits[0].get(ex.field) if hits else None
+    if not hits:
+        return None
+    value = hits[0].get(ex.field)
+    if ex.pattern:
+        found = re.search(ex.pattern, value) if isinstance(value, str) else None
+        return found.group(1) if found else None
+    return value
 
 
 @dataclass

@@ -48,7 +48,7 @@ class GRPOParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     max_steps: int = Field(2, ge=1)
     learning_rate: float = 1e-5
-    per_device_train_batch_size: int = Field(2, ge=1)
+    per_device_train_batch_size: int = Field(4, ge=1)  # rollouts per step: num_generations per task
     gradient_accumulation_steps: int = Field(1, ge=1)
     num_generations: int = Field(2, ge=2)  # rollouts per task: the group the reward and advantages are computed in
     max_completion_length: int = Field(64, ge=1)  # tokens per rollout, tool results included

@@ -1,0 +1,165 @@
+"""Running one training job from its spec: `python -m compoworld.training.run JOB.json` (what the
+launch command runs, under `accelerate launch` on GPUs).
+
+- `sft`: TRL's SFTTrainer on the SFT dataset's `messages` and `tools`, assistant-only loss.
+- `grpo`: TRL's GRPOTrainer rolling out multi-turn in the product environment (`environment_factory`
+  routes each task to a `TaskEnvironment` of its service set; the model's tool calls run there),
+  rewarded with the Completion-Focused Rubric Reward computed within each rollout group.
+
+The job folder gets `result.json` (losses / rewards per step, step times) and the trained `model/`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from compoworld.training.spec import RESULT_FILE, DataRef, GRPOParams, JobSpec, SFTParams, read_spec
+
+
+def load_split(data: DataRef) -> Any:
+    """A split of a local Hub layout (folder) or of a Hub dataset repo at `revision`."""
+    import datasets
+
+    datasets.disable_progress_bars()
+    if Path(data.path).is_dir():
+        return datasets.load_dataset(str(Path(data.path).absolute()), split=data.split)
+    return datasets.load_dataset(data.path, revision=data.revision, split=data.split)
+
+
+def _timer() -> Any:
+    from transformers import TrainerCallback
+
+    class StepTimer(TrainerCallback):
+        """Wall time of each optimizer step (for GRPO: generation, tool calls and rewards included)."""
+
+        def __init__(self) -> None:
+            self.times: list[float] = []
+            self._t0 = 0.0
+
+        def on_step_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            self._t0 = time.perf_counter()
+
+        def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            self.times.append(round(time.perf_counter() - self._t0, 3))
+
+    return StepTimer()
+
+
+def _base_model(spec: JobSpec, rows: Any) -> str:
+    """The model to start from: the tiny model (built now, tokenizer trained on `rows`) or the given id/path."""
+    if spec.model != "tiny":
+        return spec.model
+    from compoworld.training.tiny import TinyConfig, build_tiny
+
+    return str(build_tiny(rows, spec.job_dir / "base", spec.tiny or TinyConfig()))
+
+
+def _common_args(spec: JobSpec, params: SFTParams | GRPOParams) -> dict[str, Any]:
+    cpu = spec.hardware.accelerator == "cpu"
+    return {"output_dir": str(spec.job_dir / "checkpoints"), "max_steps": params.max_steps,
+            "learning_rate": params.learning_rate, "per_device_train_batch_size": params.per_device_train_batch_size,
+            "gradient_accumulation_steps": params.gradient_accumulation_steps, "seed": params.seed, "logging_steps": 1,
+            "save_strategy": "no", "report_to": "none", "use_cpu": cpu, "dataloader_pin_memory": not cpu,
+            "bf16": spec.hardware.mixed_precision == "bf16", "fp16": spec.hardware.mixed_precision == "fp16",
+            "disable_tqdm": True}
+
+
+def run_sft(spec: JobSpec) -> dict[str, Any]:
+    from trl import SFTConfig, SFTTrainer
+
+    from compoworld.training.tiny import load_tokenizer
+
+    params = spec.params()
+    assert isinstance(params, SFTParams)
+    ds = load_split(spec.data).select_columns(["messages", "tools"])
+    model = _base_model(spec, ds)
+    tokenizer = load_tokenizer(model)
+    args = SFTConfig(**_common_args(spec, params), assistant_only_loss=True, max_length=params.max_length,
+                     lr_scheduler_type=params.lr_scheduler_type, warmup_steps=params.warmup_steps)
+    timer = _timer()
+    trainer = SFTTrainer(model=model, args=args, train_dataset=ds, processing_class=tokenizer, callbacks=[timer])
+    out = trainer.train()
+    losses = [{"step": h["step"], "loss": h["loss"]} for h in trainer.state.log_history if "loss" in h]
+    trainer.save_model(str(spec.job_dir / "model"))
+    tokenizer.save_pretrained(str(spec.job_dir / "model"))
+    return {"train_rows": len(ds), "losses": losses, "loss_first": losses[0]["loss"] if losses else None,
+            "loss_last": losses[-1]["loss"] if losses else None, "step_seconds": timer.times,
+            "train_runtime": out.metrics.get("train_runtime")}
+
+
+def run_grpo(spec: JobSpec) -> dict[str, Any]:
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")  # environment_factory is marked experimental in TRL
+    from trl import GRPOConfig, GRPOTrainer
+
+    from compoworld.rewards import make_trl_reward_func
+    from compoworld.training.environment import env_key, environment_factories, score_rollout
+    from compoworld.training.tiny import load_tokenizer
+
+    params = spec.params()
+    assert isinstance(params, GRPOParams)
+    raw = load_split(spec.data)
+    model = _base_model(spec, raw)
+    ds = raw.map(lambda r: {"environment": env_key(r["services"])})
+    ds = ds.select_columns(["prompt", "environment", "task_id", "services", "seed", "initial_state",
+                            "initial_state_hash", "rubric"])
+    factories = environment_factories({tuple(s) for s in ds["services"]})
+    tokenizer = load_tokenizer(model)
+    tokenizer.padding_side = "left"
+    scored: list[dict[str, Any]] = []
+
+    def score_and_record(prompt: Any, completion: Any, environment: Any = None, **row: Any) -> list[bool]:
+        results = score_rollout(prompt, completion, environment, **row)
+        scored.append({"task_id": row.get("task_id"), "criteria": results, "tool_calls": len(environment.calls),
+                       "ok_calls": sum(c["ok"] for c in environment.calls)})
+        return results
+
+    reward = make_trl_reward_func(score_and_record, kind=params.reward_kind, floor=params.reward_floor)
+    args = GRPOConfig(**_common_args(spec, params), num_generations=params.num_generations,
+                      max_completion_length=params.max_completion_length,
+                      max_tool_calling_iterations=params.max_tool_calling_iterations, temperature=params.temperature,
+                      beta=params.beta, log_completions=False)
+    timer = _timer()
+    trainer = GRPOTrainer(model=model, reward_funcs=[reward], args=args, train_dataset=ds, processing_class=tokenizer,
+                          environment_factory=factories, callbacks=[timer])
+    out = trainer.train()
+    logs = [h for h in trainer.state.log_history if "reward" in h]
+    trainer.save_model(str(spec.job_dir / "model"))
+    tokenizer.save_pretrained(str(spec.job_dir / "model"))
+    return {"train_rows": len(ds), "environments": len(factories), "steps": logs, "rollouts": scored,
+            "step_seconds": timer.times, "train_runtime": out.metrics.get("train_runtime")}
+
+
+def run_job(spec: JobSpec) -> dict[str, Any]:
+    """Run the job in this process and write `result.json` into its folder."""
+    spec.job_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    result = run_sft(spec) if spec.kind == "sft" else run_grpo(spec)
+    result = {"job_id": spec.job_id, "kind": spec.kind, "model": spec.model, "data": spec.data.model_dump(),
+              "seconds": round(time.perf_counter() - t0, 2), "model_dir": str(spec.job_dir / "model"), **result}
+    if _is_main_process():
+        (spec.job_dir / RESULT_FILE).write_text(json.dumps(result, indent=1, default=str) + "\n")
+    return result
+
+
+def _is_main_process() -> bool:
+    return os.environ.get("RANK", "0") == "0"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m compoworld.training.run JOB.json", file=sys.stderr)
+        return 2
+    result = run_job(read_spec(Path(argv[0])))
+    summary = {k: result.get(k) for k in ("job_id", "kind", "seconds", "loss_first", "loss_last", "step_seconds")}
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
