@@ -34,7 +34,7 @@ for _cls, _verbs in {
     "list": "list search find query browse filter discover explore scan enumerate research match lookup_many recent top trending all",
     "create": "create add new insert register make post upload save write put log record store book reserve init initialize "
               "import clone copy duplicate fork compose attach append comment reply remember memorize capture enroll place "
-              "track note define declare upsert provision spawn",
+              "track note define declare upsert provision spawn enqueue queue bookmark request",
     "update": "update edit modify set change rename patch configure replace move adjust tag label increment decrement rate "
               "customize fill reorder resize switch select use apply assign_to",
     "delete": "delete remove drop destroy purge erase uninstall unregister clear trash discard revoke detach forget",
@@ -43,7 +43,7 @@ for _cls, _verbs in {
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
                   "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
                   "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote "
-                  "finalize retire expire renew",
+                  "finalize retire expire renew schedule reschedule",
     "compute": "calculate compute convert sum multiply divide subtract average hash encode decode validate parse format "
                "evaluate solve estimate roll shuffle sort count compare diff measure tokenize encrypt decrypt minify "
                "beautify prettify lint echo ping random",
@@ -74,6 +74,7 @@ TRANSITION_STATE = {
     "invite": "invited", "share": "shared", "unshare": "private", "join": "joined", "leave": "left", "checkin": "checked_in",
     "checkout": "checked_out", "release": "released", "promote": "promoted", "finalize": "finalized",
     "retire": "retired", "expire": "expired", "renew": "active", "reset": "reset", "retry": "retrying",
+    "schedule": "scheduled", "reschedule": "scheduled",
 }
 _MARK_STATES = {"read": "read", "unread": "unread", "done": "completed", "complete": "completed", "completed": "completed",
                 "spam": "spam", "important": "important", "resolved": "resolved", "closed": "closed", "answered": "answered",
@@ -286,7 +287,8 @@ def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]
             lasts[toks[-1]] = lasts.get(toks[-1], 0) + 1
     suffixes = {w for w, c in lasts.items() if w in servers_words and c >= 2 or (n >= 3 and c >= max(2, 0.6 * n) and verb_lemma(w) is None and w in servers_words)}
     for k, toks in out.items():
-        while len(toks) > 1 and toks[-1] in suffixes:
+        # `web_search_exa` loses its brand; `create_ticket` keeps its noun even on a server named "Ticket Desk"
+        while len(toks) > 1 and toks[-1] in suffixes and any(verb_lemma(w) is None for w in toks[:-1]):
             toks = toks[:-1]
         out[k] = toks
     return out
@@ -871,6 +873,8 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
                 pp.role = "option"
     schema = _annotated_input(t, e, service, ents)
     op: Op = t.op  # type: ignore[assignment]
+    if op == "get" and e is not None and e.world:
+        op = "lookup"  # reading the outside world: unseen keys are derived, not "not found"
     read_only = op in ("get", "list", "lookup", "compute")
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,

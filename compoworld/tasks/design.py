@@ -78,6 +78,7 @@ class Designer:
         self.last_failure = ""
         self.require_stale = require_stale
         self.policy_p = policy_p
+        self.literals: set[str] = set()
         self.updated: set[tuple[str, str, str]] = set()  # (service, record, field) a revisit has updated
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -145,7 +146,9 @@ class Designer:
             options.sort(key=lambda lk: not self.updatable(service, lk.collection))
         for lk in options:
             fields = self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field})
-            rows = [r for r in self.table(service, lk.collection) if isinstance(r.get(lk.key_field), str)]
+            # Named records come from the world as it starts, never from what the plan itself created.
+            seeded = self.d.initial.get(service, {}).get(lk.collection, {})
+            rows = [r for r in self.table(service, lk.collection) if isinstance(r.get(lk.key_field), str) and r["id"] in seeded]
             self.rng.shuffle(rows)
             for rec in rows[:12]:
                 key = rec[lk.key_field]
@@ -278,7 +281,7 @@ class Designer:
         literals: dict[str, Any] = {}
         for p, f in act.param_fields.items():
             if p != param and act.param_sems.get(p) in TEXT_SEMS:
-                literals[p] = _literal(self.rng, p)
+                literals[p] = self.literal(p)
         args.update(literals)
         policies: list[tuple[str, str, str, str]] = []
         policy_steps: list[PlanStep] = []
@@ -381,7 +384,7 @@ class Designer:
                 key = f"{topic} (current)"
                 if any(_same(r.get(lk.key_field), key) for r in self.table(service, lk.collection)):
                     continue
-                old = _literal(self.rng, param)
+                old = self.literal(param)
                 text_field = texts[0]
                 current = f"Effective now: every new record of this kind must use '{value}' as its {_h(param)}. This replaces the earlier convention."
                 outdated = f"Superseded. Records of this kind used '{old}' as their {_h(param)}."
@@ -394,6 +397,14 @@ class Designer:
                                 reasoning=f"The request says to follow '{key}' in {service}; I'll read it first.")
                 return step, v, (self.entity(service, lk.collection), service, prefix + key), old
         return None
+
+    def literal(self, param: str) -> str:
+        """A value the request states (a title, a subject), never used twice in one task."""
+        while True:
+            value = _literal(self.rng, param)
+            if value not in self.literals:
+                self.literals.add(value)
+                return value
 
     def support(self, service: str, carry: Carry) -> None:
         """Make the carried value known to this service where a business rule needs it (the person also

@@ -101,8 +101,9 @@ def hidden_values(task: Task) -> list[Any]:
 
 
 def _hidden(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
-    """Values the agent must discover: bound from observations and never given as a literal argument."""
+    """Values the agent must discover: bound from an observation before any argument states them."""
     given: set[str] = set()
+    hidden: list[Any] = []
 
     def collect(value: Any) -> None:
         if isinstance(value, dict) and set(value) != {"$var"}:
@@ -116,7 +117,11 @@ def _hidden(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
 
     for step in plan:
         collect(step.arguments)
-    return [v for v in bindings.values() if not (isinstance(v, str) and v.lower() in given)]
+        for ex in step.extract:
+            value = bindings.get(ex.var)
+            if not (isinstance(value, str) and value.lower() in given):
+                hidden.append(value)
+    return hidden
 
 
 def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], graph: Any,

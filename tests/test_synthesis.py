@@ -1,0 +1,453 @@
+"""Synthesis: loading and cleaning MCP specs, inferring and compiling services, the cache, the
+world-model path, the LLM layer and the coder path (all offline: LiteLLM mock responses)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compoworld.services import Environment, ToolCall
+from compoworld.services.registry import library_services
+from compoworld.services.semantics import is_semantic_type
+from compoworld.synthesis.compiler import build_service
+from compoworld.synthesis.infer import infer_plan
+from compoworld.synthesis.loader import ServerSpec, load_specs
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _tool(name: str, props: dict[str, Any], required: list[str] | None = None, description: str = "") -> dict[str, Any]:
+    return {"name": name, "description": description or name.replace("_", " "),
+            "inputSchema": {"type": "object", "properties": props, "required": required or []}}
+
+
+S = {"type": "string"}
+TICKET_TOOLS = [
+    _tool("create_ticket", {"title": S, "requester_email": {"type": "string", "format": "email"},
+                            "priority": {"type": "string", "enum": ["low", "normal", "high"]}, "description": S},
+          ["title", "requester_email"], "Open a support ticket."),
+    _tool("get_ticket", {"ticket_id": S}, ["ticket_id"], "Get one ticket by id."),
+    _tool("list_tickets", {"priority": {"type": "string", "enum": ["low", "normal", "high"]}, "query": S,
+                           "limit": {"type": "integer", "minimum": 1, "maximum": 50}, "offset": {"type": "integer", "minimum": 0}},
+          [], "List tickets, optionally filtered by priority or matching a query."),
+    _tool("update_ticket", {"ticket_id": S, "priority": {"type": "string", "enum": ["low", "normal", "high"]}, "description": S},
+          ["ticket_id"], "Change a ticket's priority or description."),
+    _tool("close_ticket", {"ticket_id": S}, ["ticket_id"], "Close a ticket."),
+    _tool("delete_ticket", {"ticket_id": S}, ["ticket_id"], "Delete a ticket permanently."),
+    _tool("add_comment", {"ticket_id": S, "body": S}, ["ticket_id", "body"], "Add a comment to a ticket."),
+    _tool("list_comments", {"ticket_id": S}, ["ticket_id"], "List the comments of a ticket."),
+    _tool("get_weather", {"city": S}, ["city"], "Get the current weather for a city."),
+    _tool("calculate", {"expression": S}, ["expression"], "Evaluate an arithmetic expression."),
+    _tool("summarize_text", {"text": S}, ["text"], "Summarize a piece of text."),
+    _tool("navigate", {"url": {"type": "string", "format": "uri"}}, ["url"], "Navigate the browser to a URL."),
+]
+
+
+def _server(name: str = "Ticket Desk", tools: list[dict[str, Any]] | None = None) -> ServerSpec:
+    path_free = {"id": f"test/{name}", "name": name, "tools": tools or TICKET_TOOLS}
+    from compoworld.synthesis.loader import _server as normalize
+
+    spec, rejections = normalize(path_free, "k", "inline")
+    assert spec is not None and not rejections
+    return spec
+
+
+@pytest.fixture(scope="module")
+def desk() -> Any:
+    plan = infer_plan(_server(), "ticket_desk")
+    return plan, build_service(plan)
+
+
+def _step(env: Environment, tool: str, **args: Any) -> Any:
+    return env.step({"name": f"ticket_desk__{tool}", "arguments": args})
+
+
+# -- loading -----------------------------------------------------------------------------------
+
+def _write_jsonl_gz(path: Path, lines: list[bytes]) -> Path:
+    path.write_bytes(gzip.compress(b"\n".join(lines) + b"\n"))
+    return path
+
+
+def test_bad_specs_are_rejected_with_reasons_and_never_stop_the_run(tmp_path: Path) -> None:
+    good = {"id": "x/good", "name": "Good", "tools": TICKET_TOOLS[:3]}
+    loop = {"type": "object", "properties": {"node": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}}}
+    mixed = {"id": "x/mixed", "name": "Mixed", "tools": [
+        _tool("fine_tool", {"q": S}, ["q"]),
+        {"name": "l" * 500, "description": "too long", "inputSchema": {"type": "object"}},
+        {"name": "looping", "description": "ref loop", "inputSchema": loop},
+        {"name": "broken_schema", "inputSchema": {"type": "object", "properties": {"a": {"type": "nonsense"}}}},
+        _tool("fine_tool", {"other": S}),  # same name again
+    ]}
+    fork = {"id": "x/fork", "name": "Good (fork)", "tools": TICKET_TOOLS[:3]}
+    empty = {"id": "x/empty", "name": "Empty", "tools": []}
+    truncated = json.dumps({"id": "x/trunc", "name": "Trunc", "tools": TICKET_TOOLS[:2]}).encode()[:-40]
+    non_utf8 = b'{"id": "x/latin", "name": "Caf\xe9", "tools": []}'
+    f = _write_jsonl_gz(tmp_path / "corpus.jsonl.gz", [json.dumps(r).encode() for r in (good, mixed, fork, empty)] + [truncated, non_utf8])
+    res = load_specs([f])
+    assert res.servers_in == 6 and res.servers_unique == 5
+    assert [d.server_id for d in res.duplicates] == ["x/fork"] and res.servers[0].forks == ["x/fork"]
+    by_tool = {(r.server_id, r.tool): r.reason for r in res.rejections if r.tool is not None}
+    assert by_tool[("x/mixed", "looping")] == "ref_loop"
+    assert by_tool[("x/mixed", "broken_schema")] == "invalid_schema"
+    assert by_tool[("x/mixed", "fine_tool")] == "name_collision"
+    assert any(k[0] == "x/mixed" and v == "overlong_name" and "500" in next(r.detail for r in res.rejections if r.reason == "overlong_name") for k, v in by_tool.items())
+    servers = {r.reason for r in res.rejections if r.tool is None}
+    assert {"no_tools", "truncated_json", "non_utf8"} <= servers
+    kept = {s.id: [t.name for t in s.tools] for s in res.servers}
+    assert kept == {"x/good": ["create_ticket", "get_ticket", "list_tickets"], "x/mixed": ["fine_tool"]}
+    # everything read is accounted for: kept, merged or rejected
+    assert len(res.servers) + len(res.duplicates) + res.servers_rejected == res.servers_in
+
+
+def test_damaged_gzip_and_plain_tools_list_responses(tmp_path: Path) -> None:
+    blob = gzip.compress(b"\n".join(json.dumps({"id": f"s{i}", "name": f"S{i}", "tools": [_tool(f"get_item_{i}", {"item_id": S}, ["item_id"])]}).encode() for i in range(50)))
+    (tmp_path / "cut.jsonl.gz").write_bytes(blob[: len(blob) // 2])
+    (tmp_path / "weather_api.json").write_text(json.dumps({"tools": [TICKET_TOOLS[8]]}))
+    (tmp_path / "rpc.json").write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"tools": [TICKET_TOOLS[9]]}}))
+    res = load_specs([tmp_path])
+    names = {s.name for s in res.servers}
+    assert {"weather_api", "rpc"} <= names
+    assert 0 < sum(s.name.startswith("S") for s in res.servers) < 50  # the complete part of the archive is kept
+    assert any("gzip" in r.detail for r in res.rejections)
+
+
+# -- inference ---------------------------------------------------------------------------------
+
+def test_inference_finds_operations_entities_and_semantics(desk: Any) -> None:
+    plan, _ = desk
+    ops = {t.name: (t.op, t.collection) for t in plan.tools}
+    assert ops["create_ticket"] == ("create", "tickets")
+    assert ops["get_ticket"] == ("get", "tickets")
+    assert ops["list_tickets"] == ("list", "tickets")
+    assert ops["update_ticket"] == ("update", "tickets")
+    assert ops["close_ticket"] == ("transition", "tickets")
+    assert ops["delete_ticket"] == ("delete", "tickets")
+    assert ops["add_comment"] == ("create", "comments")
+    assert ops["list_comments"][0] == "list"
+    assert ops["get_weather"][0] == "lookup"
+    assert plan.entity(ops["get_weather"][1]).world  # type: ignore[union-attr]
+    assert ops["calculate"][0] == "compute"
+    assert ops["summarize_text"][0] == "world_model"
+    assert ops["navigate"][0] == "action"
+    close = next(t for t in plan.tools if t.name == "close_ticket")
+    assert close.target_status == "closed"
+    lt = next(t for t in plan.tools if t.name == "list_tickets")
+    assert {p.name: p.role for p in lt.params} == {"priority": "filter", "query": "query", "limit": "limit", "offset": "offset"}
+    specs = build_service(plan).tool_specs()
+    assert specs["get_ticket"].param_semantics["ticket_id"] == "ticket_desk.ticket_id"
+    assert specs["add_comment"].param_semantics["ticket_id"] == "ticket_desk.ticket_id"
+    assert specs["create_ticket"].param_semantics["requester_email"] == "email"
+    assert specs["create_ticket"].output_semantics["id"] == "ticket_desk.ticket_id"
+    assert specs["get_weather"].param_semantics["city"] == "city"
+    for s in specs.values():
+        jsonschema.Draft202012Validator.check_schema(s.input_schema)
+        jsonschema.Draft202012Validator.check_schema(s.output_schema)
+        assert all(is_semantic_type(v) for v in [*s.param_semantics.values(), *s.output_semantics.values()])
+    assert specs["summarize_text"].kind == "world_model" and specs["get_weather"].kind == "deterministic"
+
+
+def test_generality_on_unseen_naming_styles() -> None:
+    """Servers unlike the corpus (camelCase, kebab-case, other domains) compile to the same kinds of operations."""
+    from compoworld.synthesis.verify import verify_service
+
+    loans = [
+        _tool("createLoan", {"bookIsbn": S, "borrowerEmail": {"type": "string", "format": "email"}, "dueDate": {"type": "string", "format": "date"}},
+              ["bookIsbn", "borrowerEmail"], "Lend a book to a borrower."),
+        _tool("getLoan", {"loanId": S}, ["loanId"], "Fetch a loan."),
+        _tool("listLoans", {"borrowerEmail": S, "pageSize": {"type": "integer"}, "pageToken": S}, [], "List loans."),
+        _tool("renewLoan", {"loanId": S, "dueDate": {"type": "string", "format": "date"}}, ["loanId", "dueDate"], "Extend a loan."),
+        _tool("archiveLoan", {"loanId": S}, ["loanId"], "Archive a returned loan."),
+        _tool("removeLoan", {"loanId": S}, ["loanId"], "Remove a loan record."),
+    ]
+    clinic = [
+        _tool("schedule-appointment", {"pet-name": S, "vet": S, "starts-at": {"type": "string", "format": "date-time"}}, ["pet-name", "starts-at"]),
+        _tool("find-appointments", {"vet": S, "limit": {"type": "integer"}}),
+        _tool("cancel-appointment", {"appointment-id": S}, ["appointment-id"]),
+        _tool("convert-units", {"value": {"type": "number"}, "from_unit": S, "to_unit": S}, ["value", "from_unit", "to_unit"]),
+    ]
+    for server, expected in ((_server("Lending Library", loans), {"createLoan": "create", "getLoan": "get", "listLoans": "list",
+                                                                   "renewLoan": "transition", "archiveLoan": "transition", "removeLoan": "delete"}),
+                             (_server("Pet Clinic", clinic), {"schedule-appointment": "create", "find-appointments": "list",
+                                                              "cancel-appointment": "transition", "convert-units": "compute"})):
+        plan = infer_plan(server, "held_out")
+        assert {t.original: t.op for t in plan.tools} == expected
+        verdict = verify_service(build_service(plan))
+        assert verdict.verified, [c for c in verdict.checks if c.status == "fail"]
+    clinic_plan = infer_plan(_server("Pet Clinic", clinic), "held_out")
+    assert {t.name for t in clinic_plan.tools} == {"schedule_appointment", "find_appointments", "cancel_appointment", "convert_units"}
+
+
+# -- compiled runtime ---------------------------------------------------------------------------
+
+def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:
+    _, cls = desk
+    env = Environment([cls], seed=3)
+    created = _step(env, "create_ticket", title="Printer on fire", requester_email="ada@example.com", priority="high")
+    assert created.ok, created.error
+    tid = created.data["id"]
+    assert created.data["status"] == "open" and created.data["created_at"]
+    got = _step(env, "get_ticket", ticket_id=tid)
+    assert got.ok and got.data == created.data
+    page = _step(env, "list_tickets", query="printer fire", limit=50)
+    assert tid in [r["id"] for r in page.data["items"]]
+    high = _step(env, "list_tickets", priority="high", limit=50)
+    assert high.data["items"] and all(r["priority"] == "high" for r in high.data["items"])
+    assert tid in [r["id"] for r in high.data["items"]]
+    assert _step(env, "update_ticket", ticket_id=tid, description="smoke").data["description"] == "smoke"
+    closed = _step(env, "close_ticket", ticket_id=tid)
+    assert closed.ok and closed.data["status"] == "closed"
+    before = env.state_hash()
+    again = _step(env, "close_ticket", ticket_id=tid)
+    assert not again.ok and again.error_kind == "business_rule" and env.state_hash() == before
+    comment = _step(env, "add_comment", ticket_id=tid, body="on it")
+    assert comment.ok and comment.data["ticket_id"] == tid
+    assert tid in {c["ticket_id"] for c in _step(env, "list_comments", ticket_id=tid).data["items"]}
+    orphan = _step(env, "add_comment", ticket_id="ticket_9999", body="x")
+    assert not orphan.ok and orphan.error_kind == "not_found"
+    assert _step(env, "delete_ticket", ticket_id=tid).ok
+    gone = _step(env, "get_ticket", ticket_id=tid)
+    assert not gone.ok and gone.error_kind == "not_found"
+
+
+def test_lookups_computations_actions_and_invalid_arguments(desk: Any) -> None:
+    _, cls = desk
+    env = Environment([cls], seed=3)
+    w1 = _step(env, "get_weather", city="Reykjavik")
+    w2 = _step(env, "get_weather", city="Reykjavik")
+    assert w1.ok and w1.data == w2.data and w1.data["city"] == "Reykjavik" and isinstance(w1.data["temperature_c"], (int, float))
+    assert _step(env, "calculate", expression="2 * (3 + 4) ** 2").data["result"] == 98
+    bad = _step(env, "calculate", expression="__import__('os')")
+    assert not bad.ok and bad.error_kind == "business_rule"
+    nav = _step(env, "navigate", url="https://example.com/a")
+    assert nav.ok and env.state()["ticket_desk"]["action_log"][nav.data["id"]]["arguments"] == {"url": "https://example.com/a"}
+    before = env.state_hash()
+    for args in ({}, {"title": 5, "requester_email": "a@b.co"}, {"title": "t", "requester_email": "not-an-email"},
+                 {"title": "t", "requester_email": "a@b.co", "priority": "urgent"}, {"title": "t", "requester_email": "a@b.co", "extra": 1}):
+        obs = _step(env, "create_ticket", **args)
+        assert not obs.ok and obs.error_kind == "invalid_arguments", args
+    assert env.state_hash() == before
+
+
+def test_same_seed_same_state_and_outputs_different_seed_different_state(desk: Any) -> None:
+    _, cls = desk
+    runs = []
+    for seed in (5, 5, 6):
+        env = Environment([cls], seed=seed)
+        outs = [env.state_hash()]
+        outs.append(_step(env, "create_ticket", title="A", requester_email="a@b.co").content)
+        outs.append(_step(env, "get_weather", city="Oslo").content)
+        outs.append(_step(env, "summarize_text", text="One. Two. Three.").content)
+        runs.append(outs)
+    assert runs[0] == runs[1]
+    assert runs[0][0] != runs[2][0]
+
+
+def test_state_snapshot_validates_and_reloads(desk: Any) -> None:
+    _, cls = desk
+    env = Environment([cls], seed=2)
+    _step(env, "create_ticket", title="A", requester_email="a@b.co")
+    snap, h = env.state(), env.state_hash()
+    env.reset(2)
+    assert env.reset(2, {"ticket_desk": snap["ticket_desk"]}) == h
+    with pytest.raises(Exception):
+        env.reset(2, {"ticket_desk": {"tickets": {"t1": {"id": "t1", "priority": {"not": "a string"}}}}})
+
+
+def test_composes_with_the_library_crm_service(desk: Any) -> None:
+    _, cls = desk
+    crm = library_services()["crm"]
+    env = Environment([crm, cls], seed=4)
+    names = {t["function"]["name"] for t in env.tools_openai()}
+    assert "crm__create_contact" in names and "ticket_desk__create_ticket" in names
+    assert {t["name"] for t in env.tools_mcp()["tools"]} == names
+    contact = next(iter(env.state()["crm"]["contacts"].values()))
+    t = env.step(ToolCall("ticket_desk__create_ticket", {"title": "Invoice question", "requester_email": contact["email"]}))
+    assert t.ok and t.data["requester_email"] == contact["email"]
+    assert env.step(ToolCall("crm__get_contact", {"contact_id": contact["id"]})).ok
+    changes = env.diff(env.state(), env.state())
+    assert changes == []
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=10),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                           max_leaves=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_property_step_never_raises_and_failed_calls_change_nothing(desk: Any, data: st.DataObject) -> None:
+    _, cls = desk
+    env = Environment([library_services()["crm"], cls], seed=4)
+    specs = env.tool_specs()
+    ids = [k for svc in env.state().values() for coll in svc.values() for k in list(coll)[:4]]
+    for _ in range(data.draw(st.integers(1, 5))):
+        name = data.draw(st.sampled_from(sorted(specs)) | st.text(max_size=12))
+        props = specs[name].input_schema.get("properties", {}) if name in specs else {}
+        args = {p: data.draw(st.sampled_from(ids) | json_values) for p in props if data.draw(st.booleans())}
+        if data.draw(st.booleans()):
+            args = data.draw(st.dictionaries(st.text(max_size=6), json_values, max_size=3) | json_values)
+        before = env.state_hash()
+        obs = env.step({"name": name, "arguments": args})
+        json.loads(obs.content)
+        if not obs.ok:
+            assert obs.error and obs.error_kind and env.state_hash() == before
+
+
+# -- world model ---------------------------------------------------------------------------------
+
+def test_world_model_offline_is_deterministic_consistent_and_marked_simulated(desk: Any) -> None:
+    from compoworld.synthesis import world_model
+
+    world_model.configure(None)
+    _, cls = desk
+    env = Environment([cls], seed=1)
+    a = _step(env, "summarize_text", text="Alpha beta. Gamma delta. Epsilon.")
+    b = _step(env, "summarize_text", text="Alpha beta. Gamma delta. Epsilon.")
+    c = _step(env, "summarize_text", text="Something else entirely.")
+    assert a.ok and a.simulated and a.data == b.data and a.data != c.data
+    assert a.data["summary"].startswith("Alpha beta.")
+    sims = env.state()["ticket_desk"]["simulations"]
+    assert len(sims) == 2 and {r["source"] for r in sims.values()} == {"offline"}
+    assert not _step(env, "get_ticket", ticket_id="ticket_0001").simulated
+
+
+def test_world_model_through_litellm_mock_is_cached(desk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from compoworld import llm
+    from compoworld.synthesis import world_model
+
+    monkeypatch.setenv("COMPOWORLD_CACHE_DIR", str(tmp_path))
+    _, cls = desk
+    try:
+        world_model.configure("openai/gpt-4o-mini", mock_response='{"summary": "Mocked summary.", "source_words": 3}')
+        env = Environment([cls], seed=1)
+        obs = _step(env, "summarize_text", text="x y z")
+        assert obs.ok and obs.simulated and obs.data["summary"] == "Mocked summary."
+        assert next(iter(env.state()["ticket_desk"]["simulations"].values()))["source"] == "llm:openai/gpt-4o-mini"
+        entries = llm.cache_entries()
+        assert len(entries) == 1 and (tmp_path / "llm" / "cache.jsonl").exists()
+        env2 = Environment([cls], seed=1)
+        assert _step(env2, "summarize_text", text="x y z").data == obs.data
+        assert len(llm.cache_entries()) == 1  # the second environment was answered from the cache
+        world_model.configure("openai/gpt-4o-mini", mock_response="this is not json")
+        fallback = _step(Environment([cls], seed=1), "summarize_text", text="p q")
+        assert fallback.ok and fallback.data["summary"] == "p q"  # an unusable answer falls back to the offline simulator
+    finally:
+        world_model.configure(None)
+
+
+# -- llm.py ----------------------------------------------------------------------------------------
+
+def test_llm_chat_mock_cache_tool_calls_retries_and_no_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import litellm
+
+    from compoworld import llm
+
+    monkeypatch.setenv("COMPOWORLD_CACHE_DIR", str(tmp_path))
+    msgs = [{"role": "user", "content": "hi"}]
+    r1 = llm.chat("openai/gpt-4o-mini", msgs, mock_response="hello")
+    r2 = llm.chat("openai/gpt-4o-mini", msgs, mock_response="hello")
+    assert r1.content == "hello" and not r1.cached and r2.cached and r1.key == r2.key
+    calls = [{"id": "c1", "type": "function", "function": {"name": "crm__get_company", "arguments": '{"company_id": "co_0001"}'}}]
+    r3 = llm.chat("openai/gpt-4o-mini", msgs, mock_tool_calls=calls, mock_response="")
+    assert r3.tool_calls[0]["function"]["name"] == "crm__get_company"
+    with pytest.raises(llm.NoModelConfigured):
+        llm.chat("", msgs)
+    attempts = {"n": 0}
+    real = litellm.completion
+
+    def flaky(**kwargs: Any) -> Any:
+        attempts["n"] += 1
+        if attempts["n"] < 3:
+            raise litellm.RateLimitError("slow down", llm_provider="openai", model="gpt-4o-mini")
+        return real(**kwargs)
+
+    monkeypatch.setattr(litellm, "completion", flaky)
+    monkeypatch.setattr(llm.time, "sleep", lambda s: None)
+    r4 = llm.chat("openai/gpt-4o-mini", [{"role": "user", "content": "retry"}], mock_response="ok", cache=False)
+    assert r4.content == "ok" and attempts["n"] == 3
+    attempts["n"] = -10
+    with pytest.raises(litellm.RateLimitError):
+        llm.chat("openai/gpt-4o-mini", [{"role": "user", "content": "give up"}], mock_response="x", cache=False, retries=1)
+
+
+# -- pipeline, cache, registry ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def synth_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    from compoworld.synthesis import run_synth
+
+    d = tmp_path_factory.mktemp("synth")
+    spec = d / "specs.jsonl"
+    rows = [{"id": "t/desk", "name": "Ticket Desk", "tools": TICKET_TOOLS},
+            {"id": "t/desk-fork", "name": "Ticket Desk fork", "tools": TICKET_TOOLS},
+            {"id": "t/crm", "name": "CRM", "tools": TICKET_TOOLS[:3]},
+            {"id": "t/none", "name": "Nothing", "tools": []}]
+    spec.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    report = run_synth([spec], workers=1, cache_directory=d / "root" / "synth", verify_library_services=False)
+    return report, d / "root" / "synth"
+
+
+def test_run_synth_reports_and_writes_the_cache(synth_run: tuple[Any, Path]) -> None:
+    report, cache = synth_run
+    s = report.summary()
+    for key in ("servers_in", "servers_unique", "servers_rejected", "services_compiled", "tools_in", "tools_compiled",
+                "tools_deterministic", "tools_world_model", "services_verified", "seconds"):
+        assert key in s
+    assert (s["servers_in"], s["servers_unique"], s["servers_rejected"], s["services_compiled"]) == (4, 3, 1, 2)
+    assert s["tools_compiled"] == len(TICKET_TOOLS) + 3 and s["tools_world_model"] == 1
+    assert s["services_verified"] == 2, s["failed_checks"]
+    assert {r["reason"] for r in s["rejections"]} == {"no_tools"}
+    names = sorted(x.name for x in report.services)
+    assert names == ["crm_mcp", "ticket_desk"]  # never shadows the library's crm
+    assert all(c.service in names for c in report.checks) and len(report.checks) > 50
+    assert (cache / "index.json").exists()
+
+
+def test_cached_services_load_fast_without_recompiling(synth_run: tuple[Any, Path]) -> None:
+    _, cache = synth_run
+    code = ("import sys, time, json; t = time.perf_counter();"
+            "from compoworld.services.registry import all_services, get_service;"
+            "svc = all_services('compiled'); dt = time.perf_counter() - t;"
+            "print(json.dumps({'names': sorted(svc), 'seconds': dt, 'origin': get_service('ticket_desk').origin,"
+            "'compiled_anything': 'compoworld.synthesis.infer' in sys.modules}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO,
+                         env={"COMPOWORLD_CACHE_DIR": str(cache.parent), "PATH": ""})
+    info = json.loads(out.stdout)
+    assert info["names"] == ["crm_mcp", "ticket_desk"] and info["origin"] == "compiled"
+    assert info["seconds"] < 1.0 and not info["compiled_anything"]
+
+
+def test_cache_round_trip_and_environment_by_name(synth_run: tuple[Any, Path]) -> None:
+    from compoworld.synthesis.cache import load_compiled
+
+    _, cache = synth_run
+    root = cache.parent
+    t0 = time.perf_counter()
+    loaded = load_compiled(directory=cache)
+    assert time.perf_counter() - t0 < 1.0
+    cls = loaded["ticket_desk"]
+    assert cls.origin == "compiled" and cls.verified is True
+    assert "plan" not in cls.__dict__ or not hasattr(cls.__dict__["plan"], "tools")  # nothing parsed yet
+    info = cls.info()
+    assert info["n_tools"] == len(TICKET_TOOLS) and info["n_world_model"] == 1 and info["origin"] == "compiled"
+    env = Environment([cls, library_services()["crm"]], seed=9)
+    obs = env.step({"name": "ticket_desk__create_ticket", "arguments": {"title": "From cache", "requester_email": "c@d.io"}})
+    assert obs.ok and env.step({"name": "ticket_desk__get_ticket", "arguments": {"ticket_id": obs.data["id"]}}).ok
+    code = ("from compoworld.services import compose;"
+            "e = compose(['ticket_desk', 'crm'], seed=11); print(e.state_hash());"
+            "print(e.step({'name': 'ticket_desk__get_weather', 'arguments': {'city': 'Lima'}}).content)")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO,
+                           env={"COMPOWORLD_CACHE_DIR": str(root), "PYTHONHASHSEED": str(i), "PATH": ""}).stdout for i in (1, 2)}
+    assert len(outs) == 1 and "Lima" in outs.pop()
