@@ -260,7 +260,9 @@ def test_state_snapshot_validates_and_reloads(desk: Any) -> None:
     _step(env, "create_ticket", title="A", requester_email="a@b.co")
     snap, h = env.state(), env.state_hash()
     env.reset(2)
-    assert env.reset(2, {"ticket_desk": snap["ticket_desk"]}) == h
+    assert env.state_hash() != h
+    env.reset(2, {"ticket_desk": snap["ticket_desk"]})
+    assert env.state_hash() == h
     with pytest.raises(Exception):
         env.reset(2, {"ticket_desk": {"tickets": {"t1": {"id": "t1", "priority": {"not": "a string"}}}}})
 
@@ -451,3 +453,30 @@ def test_cache_round_trip_and_environment_by_name(synth_run: tuple[Any, Path]) -
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO,
                            env={"COMPOWORLD_CACHE_DIR": str(root), "PYTHONHASHSEED": str(i), "PATH": ""}).stdout for i in (1, 2)}
     assert len(outs) == 1 and "Lima" in outs.pop()
+
+
+def test_compiled_service_serves_over_mcp(desk: Any) -> None:
+    import asyncio
+
+    from fastmcp import Client
+
+    from compoworld.services.mcp_server import ERROR_KIND_META, SIMULATED_META, build_server
+
+    _, cls = desk
+    env = Environment([library_services()["crm"], cls], seed=2)
+
+    async def go() -> tuple[Any, ...]:
+        async with Client(build_server(env)) as client:
+            listed = {t.name: t for t in await client.list_tools()}
+            created = await client.call_tool_mcp("ticket_desk__create_ticket", {"title": "Via MCP", "requester_email": "m@c.p"})
+            summary = await client.call_tool_mcp("ticket_desk__summarize_text", {"text": "Served. Over MCP."})
+            bad = await client.call_tool_mcp("ticket_desk__get_ticket", {"ticket_id": 7})
+            return listed, created, summary, bad
+
+    listed, created, summary, bad = asyncio.run(go())
+    assert {"crm__create_contact", "ticket_desk__create_ticket", "ticket_desk__summarize_text"} <= set(listed)
+    assert listed["ticket_desk__create_ticket"].input_schema == env.tool_specs()["ticket_desk__create_ticket"].input_schema
+    assert not created.is_error and created.structured_content["title"] == "Via MCP"
+    assert created.structured_content["id"] in env.state()["ticket_desk"]["tickets"]
+    assert not summary.is_error and summary.meta[SIMULATED_META] is True
+    assert bad.is_error and bad.meta[ERROR_KIND_META] == "invalid_arguments"

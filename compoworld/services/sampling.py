@@ -73,15 +73,17 @@ class _Sampler:
         self.last_time = when
         return when.strftime("%Y-%m-%d") if sem == "date" else when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
-    def value(self, name: str, schema: dict[str, Any], sem: str | None) -> Any:
+    def value(self, name: str, schema: Any, sem: str | None) -> Any:
+        if not isinstance(schema, dict):  # boolean schemas and other oddities of real specs
+            schema = {}
         sem = sem or schema.get("x-semantic-type")
-        if "enum" in schema:
+        if schema.get("enum"):
             return self.rng.choice(schema["enum"])
         if "const" in schema:
             return schema["const"]
         for combo in ("anyOf", "oneOf"):
-            if combo in schema:
-                options = [s for s in schema[combo] if s.get("type") != "null"] or schema[combo]
+            if schema.get(combo):
+                options = [s for s in schema[combo] if isinstance(s, dict) and s.get("type") != "null"] or schema[combo]
                 return self.value(name, options[0], sem)
         kind = schema.get("type")
         if isinstance(kind, list):

@@ -17,9 +17,9 @@ from typing import Any
 
 from compoworld.synthesis import compute
 from compoworld.synthesis.loader import ServerSpec, ToolIn
-from compoworld.synthesis.naming import is_plural, plural, short_hash, shorten, singular, snake, tool_identifier, unique, words
+from compoworld.synthesis.naming import is_plural, plural, short_hash, shorten, singular, snake, unique, words
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
-from compoworld.synthesis.schema import json_types, loosen, main_type, merge_shapes, nullable
+from compoworld.synthesis.schema import json_types, loosen, main_type, merge_shapes
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
 from compoworld.synthesis.world import topic_for
 
@@ -709,10 +709,6 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
             if rng is not None:
                 continue
             add(p.snake, p)
-    if t.op == "lookup":
-        for p in t.params:
-            if p.structural is None and not any(p is k for k, _ in t.keys) and not any(p is r for r, _, _ in t.refs):
-                continue
     if t.op == "transition" and t.target:
         if t.target not in e.statuses:
             e.statuses.append(t.target)

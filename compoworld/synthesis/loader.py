@@ -186,6 +186,8 @@ def _expand_document(rec: Any, key: str) -> list[Any]:
     """A parsed document -> server records: a server, a list of servers, or a `tools/list` response."""
     if isinstance(rec, list):
         return rec
+    if isinstance(rec, dict) and isinstance(rec.get("servers"), list) and "tools" not in rec:
+        return rec["servers"]  # a registry dump: {"servers": [...]}
     if isinstance(rec, dict) and isinstance(rec.get("result"), dict) and "tools" in rec["result"]:
         rec = {**rec["result"], "name": rec.get("name") or key}  # JSON-RPC envelope of tools/list
     if isinstance(rec, dict) and "tools" in rec and "name" not in rec and "id" not in rec:

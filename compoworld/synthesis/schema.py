@@ -359,8 +359,6 @@ def loosen(schema: Any, depth: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     types = json_types(schema)
     if types:
-        if "integer" in types and "number" not in types:
-            types = types  # integers stay integers
         out["type"] = types[0] if len(types) == 1 else types
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         out["enum"] = list(schema["enum"])

@@ -57,8 +57,8 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
             out["properties"]["next_cursor"] = {"type": ["string", "null"]}
             out["required"].append("next_cursor")
         return out
-    if t.many and t.op in ("get", "delete"):
-        key = "items" if t.op == "get" else "deleted"
+    if t.many and t.op in ("get", "lookup", "delete"):
+        key = "deleted" if t.op == "delete" else "items"
         return {"type": "object", "properties": {key: {"type": "array", "items": rec}, "not_found": {"type": "array"}},
                 "required": [key, "not_found"]}
     return rec

@@ -106,6 +106,17 @@ def _value_pool(env: Environment, svc_name: str) -> dict[str, list[Any]]:
     return pool
 
 
+def _pools(env: Environment, svc_name: str) -> tuple[dict[str, list[str]], dict[str, list[Any]]]:
+    """Ids and field values of the current state, recomputed only when a table has changed."""
+    svc = env.services[svc_name]
+    key = (id(svc), tuple((id(t), len(t), getattr(t, "version", None)) for t in svc.db.values()))
+    memo = env.__dict__.get("_verify_pools")
+    if memo is None or memo[0] != key:
+        memo = (key, _entity_ids(env, svc_name), _value_pool(env, svc_name))
+        env.__dict__["_verify_pools"] = memo
+    return memo[1], memo[2]
+
+
 def _fits(schema: dict[str, Any], value: Any) -> bool:
     try:
         compile_validator(schema)(value)
@@ -121,8 +132,7 @@ def make_args(spec: ToolSpec, env: Environment, svc_name: str, rng: random.Rando
     schema = spec.input_schema
     props = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in props]
-    ids = _entity_ids(env, svc_name)
-    pool = _value_pool(env, svc_name)
+    ids, pool = _pools(env, svc_name)
     sems = spec.param_semantics
     for attempt in range(4):
         args: dict[str, Any] = {}
@@ -420,11 +430,11 @@ def _given_for(cls: type[Service], tool: str, rid: str, record: dict[str, Any], 
     return out
 
 
-def _field_map(cls: type[Service], tool: str) -> dict[str, str]:
+def _field_map(cls: type[Service], tool: str, roles: tuple[str, ...] = ("field", "ref")) -> dict[str, str]:
     """Parameter -> record field written by a create/update tool."""
     plan_tool = getattr(cls, "_tools", {}).get(tool) if getattr(cls, "synthesis", "") == "compiler" else None
     if plan_tool is not None:
-        return {p.name: p.field for p in plan_tool.params if p.role in ("field", "ref") and p.field}
+        return {p.name: p.field for p in plan_tool.params if p.role in roles and p.field}
     props = cls.tool_specs()[tool].input_schema.get("properties") or {}
     return {p: p for p in props}
 
@@ -562,7 +572,7 @@ def _check_filters(cls: type[Service], env: Environment, r: _Roles, rec: _Record
 
 def _check_update(cls: type[Service], env: Environment, tool: str, r: _Roles, rid: str, created: dict[str, Any], rec: _Recorder) -> None:
     spec = cls.tool_specs()[tool]
-    fmap = _field_map(cls, tool)
+    fmap = _field_map(cls, tool, roles=("field",))  # references would need another existing record
     given = _given_for(cls, tool, rid, created, r.entity)
     props = spec.input_schema.get("properties") or {}
     cands = [p for p in fmap if p not in given and p in props and fmap[p] in created]

@@ -51,7 +51,7 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     ("person", ("user", "profile", "person", "people", "author", "member", "account", "customer", "employee", "contact", "player", "athlete", "artist"),
      [("name", "person_name", S), ("email", "email", S), ("username", None, S), ("location", "city", S), ("joined_at", "date", S)]),
     ("company", ("company", "organization", "organisation", "business", "org", "brand", "vendor", "competitor", "startup"),
-     [("name", "company_name", S), ("domain", "url", S), ("industry", "category", S), ("city", "city", S), ("country", "country", S), ("employees", "quantity", I)]),
+     [("name", "company_name", S), ("domain", None, S), ("industry", "category", S), ("city", "city", S), ("country", "country", S), ("employees", "quantity", I)]),
     ("product", ("product", "item", "listing", "offer", "deal", "shop", "catalog", "sku", "inventory"),
      [("name", "title", S), ("price", "money", N), ("currency", "currency", S), ("rating", None, N), ("url", "url", S), ("in_stock", "flag", B)]),
     ("place", ("location", "place", "address", "geocode", "coordinate", "poi", "restaurant", "hotel", "venue", "map", "route", "direction", "city", "country", "airport", "station"),
@@ -82,9 +82,12 @@ def topic_for(texts: list[str]) -> tuple[str, list[F]]:
         for i, k in enumerate(keys):
             if k in sing:
                 score += 3.0 if i == 0 else 2.0
-        # words of the name count more than the description (first text)
+        # words of the name count more than the description (first text), the entity's own noun most
         head = {w for w in words(texts[0])} if texts else set()
         score += sum(1.0 for k in keys if k in head)
+        first = words(texts[0])[:1] if texts else []
+        if first and (first[0] in keys or (first[0].endswith("s") and first[0][:-1] in keys)):
+            score += 10.0
         if score > best_score:
             best, best_score = (name, fields), score
     return best
@@ -113,12 +116,13 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
     The result always fits `shape` (a loosened schema) when it has a type."""
     t = main_type(shape)
     types = json_types(shape)
+    if t == "object" and isinstance(shape.get("properties"), dict) and shape["properties"]:
+        return {k: value_for(k, None, sub if isinstance(sub, dict) else {}, rng, ctx, n) for k, sub in shape["properties"].items()}
+    if t == "array" and isinstance(shape.get("items"), dict) and main_type(shape["items"]) == "object":
+        return [value_for(name, None, shape["items"], rng, ctx, n + i) for i in range(rng.randint(1, 2))]
     hint = _hint(name, sem, t, rng, ctx, n)
-    if hint is not None and (not types or _type_ok(hint, types)):
-        if "enum" in shape and hint not in shape["enum"]:
-            pass
-        else:
-            return hint
+    if hint is not None and (not types or _type_ok(hint, types)) and ("enum" not in shape or hint in shape["enum"]):
+        return hint
     return sample(shape, rng) if shape else (hint if hint is not None else f"{_slug(name)}-{n + 1}")
 
 
@@ -142,10 +146,18 @@ def _day(ctx: ValueContext, rng: random.Random, lo: int, hi: int) -> datetime:
     return ctx.now + timedelta(days=rng.randint(lo, hi), hours=rng.randint(0, 8), minutes=rng.choice([0, 15, 30, 45]))
 
 
+_GENERIC_SEMS = {"code", "text", "title", "category", "query", "status", "json", "quantity", "flag"}
+
+
 def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: ValueContext, n: int) -> Any:
     toks = _name_tokens(name)
     w = ctx.world
     person = w.contacts[rng.randrange(len(w.contacts))] if w.contacts else None
+    if sem in _GENERIC_SEMS and t in ("string", None):
+        # a field's own name says more than a generic type: `version` is "1.4.2", not any code
+        for keys, gen in _NAME_STR:
+            if toks & keys:
+                return gen(rng, ctx, person, n)
     if sem:
         gen = _SEM.get(sem)
         if gen is not None:
@@ -167,7 +179,7 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
             return [person.email] if person else []
         return None
     if t == "object":
-        return None
+        return None  # objects are built field by field in value_for
     # strings by name
     for keys, gen in _NAME_STR:
         if toks & keys:
@@ -200,6 +212,8 @@ def _number(toks: set[str], t: str, rng: random.Random) -> float | int:
         return rng.choice([80, 443, 3000, 5432, 8080])
     if toks & {"priority", "level", "severity"}:
         return rng.randint(1, 5)
+    if toks & {"wind", "speed", "kph", "mph"}:
+        return rng.randint(0, 60) if integer else round(rng.uniform(0, 60), 1)
     if toks & {"duration", "minutes", "seconds", "hours", "timeout", "interval"}:
         return rng.randint(5, 120)
     return rng.randint(1, 500) if integer else round(rng.uniform(1, 500), 2)
@@ -261,7 +275,7 @@ _SEM: dict[str, Callable[[random.Random, ValueContext, Any, int], Any]] = {
     "location": lambda r, c, p, n: "{}, {}".format(*r.choice(CITIES)),
     "query": lambda r, c, p, n: " ".join(r.sample(WORDS, 2)),
     "flag": lambda r, c, p, n: r.random() < 0.5,
-    "code": lambda r, c, p, n: r.choice(TICKERS),
+    "code": lambda r, c, p, n: f"{r.choice(WORDS)[:4].upper()}-{r.randint(100, 999)}",
     "json": lambda r, c, p, n: None,
 }
 
@@ -289,7 +303,7 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"source"}, lambda r, c, p, n: r.choice(SOURCES)),
     ({"mime", "mimetype", "content_type"}, lambda r, c, p, n: r.choice(["text/plain", "application/json", "image/png"])),
     ({"sql", "query"}, lambda r, c, p, n: " ".join(r.sample(WORDS, 2))),
-    ({"code", "script", "snippet", "expression", "command", "cmd"}, lambda r, c, p, n: f"{r.choice(WORDS)}_{r.randint(1, 9)}()"),
+    ({"code", "script", "expression", "command", "cmd"}, lambda r, c, p, n: f"{r.choice(WORDS)}_{r.randint(1, 9)}()"),
     ({"name", "title", "subject", "label", "heading", "caption"}, _title),
     ({"description", "summary", "body", "content", "text", "message", "note", "notes", "comment", "abstract", "snippet", "bio", "details"}, _text),
     ({"city", "town"}, lambda r, c, p, n: r.choice(CITIES)[0]),

@@ -62,6 +62,7 @@ class ServiceProfile:
     key_fields: dict[str, list[str]]  # collection -> fields that identify a record to a person
     lookups: list[Lookup]
     actions: list[Action]
+    error: str = ""  # why exploring failed, if it did
 
     def produces(self) -> set[str]:
         """Joinable types a lookup can reveal."""
@@ -223,9 +224,12 @@ def profile(cls: type[Service]) -> ServiceProfile:
     env = Environment([cls], seed=0)
     svc = env.services[cls.name]
     rng = random.Random(f"explore/{cls.name}")
-    field_sems = _field_sems(env, svc)
-    key_fields = _key_fields(svc, field_sems)
-    lookups = _probe_lookups(env, svc, field_sems, key_fields, rng)
-    env.reset(0)
-    actions = _probe_actions(env, svc, rng)
+    try:
+        field_sems = _field_sems(env, svc)
+        key_fields = _key_fields(svc, field_sems)
+        lookups = _probe_lookups(env, svc, field_sems, key_fields, rng)
+        env.reset(0)
+        actions = _probe_actions(env, svc, rng)
+    except Exception as exc:  # a service the explorer cannot drive takes no part in tasks; say why
+        return ServiceProfile(cls.name, {}, {}, [], [], error=f"{type(exc).__name__}: {exc}")
     return ServiceProfile(cls.name, field_sems, key_fields, lookups, actions)

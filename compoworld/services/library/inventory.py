@@ -225,8 +225,9 @@ class Inventory(Service):
         points = {p["sku"]: p["reorder_point"] for p in self.db["products"] if p["status"] == "active"}
         rows = [{"sku": s["sku"], "warehouse": s["warehouse"], "on_hand": s["on_hand"], "reserved": s["reserved"],
                  "available": s["on_hand"] - s["reserved"], "reorder_point": points[s["sku"]]}
-                for s in self.db["stock"].ordered(("available", "sku", "warehouse")) if s["sku"] in points and (warehouse is None or s["warehouse"] == warehouse)
+                for s in self.db["stock"] if s["sku"] in points and (warehouse is None or s["warehouse"] == warehouse)
                 and s["on_hand"] - s["reserved"] <= points[s["sku"]]]
+        rows.sort(key=lambda r: (r["available"], r["sku"], r["warehouse"]))  # computed field: sorted here
         return page(rows, limit, offset)
 
     @tool
