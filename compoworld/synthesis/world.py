@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import random
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any, Callable
 
 from compoworld.services.fake import CITIES, COMPANY_A, WORDS, World
@@ -107,8 +108,9 @@ def _slug(text: str) -> str:
     return "-".join(words(text))[:40] or "item"
 
 
-def _name_tokens(name: str) -> set[str]:
-    return set(words(name))
+@lru_cache(maxsize=65536)
+def _name_tokens(name: str) -> frozenset[str]:
+    return frozenset(words(name))  # memoized: seeding asks for the same field names thousands of times
 
 
 def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Random, ctx: ValueContext, n: int = 0) -> Any:
