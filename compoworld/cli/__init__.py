@@ -9,7 +9,7 @@ import argparse
 import importlib
 import sys
 
-AREAS = ["services", "synth", "tasks", "rollout", "pipeline", "warehouse"]
+AREAS = ["services", "synth", "tasks", "rollout", "pipeline", "warehouse", "datasets", "training"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from compoworld.cli._common import error, print_json, warehouse
 
 
+def datasets_dir() -> Path:
+    """Where the pipeline writes the layouts: the default config's `datasets_dir` (out/datasets)."""
+    try:
+        from compoworld.config import load_config
+
+        return Path(load_config().datasets_dir).expanduser().absolute()
+    except (OSError, ValueError):
+        return Path("out/datasets").absolute()
+
+
 def default_out(args: argparse.Namespace) -> Path:
-    """Layouts live next to the warehouse data by default: <warehouse>/hub/<kind>."""
-    return Path(args.out) if args.out else warehouse(args).root / "hub"
+    return Path(args.out) if args.out else datasets_dir()
 
 
 def _kinds(kind: str) -> tuple[str, ...]:
@@ -32,13 +42,18 @@ def cmd_build(args: argparse.Namespace) -> int:
         return error(str(exc))
     if args.json:
         print_json(result)
-        return 0
+        return 0 if any("splits" in result[k] for k in _kinds(args.kind)) else 2
+    built = [k for k in _kinds(args.kind) if "splits" in result[k]]
     for kind in _kinds(args.kind):
         r = result[kind]
+        if kind not in built:
+            print(f"{kind}: skipped: {r['skipped']}", file=sys.stderr)
+            continue
         splits = ", ".join(f"{k} {v:,}" for k, v in r["splits"].items())
         print(f"{kind}: {splits} rows -> {r['path']}")
-    print(f"recorded in the warehouse `datasets` table under run {result['run_id']}")
-    return 0
+    if built:
+        print(f"recorded in the warehouse `datasets` table under run {result['run_id']}")
+    return 0 if built else 2
 
 
 def cmd_push(args: argparse.Namespace) -> int:
@@ -69,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     dsub = ds.add_subparsers(dest="datasets_command", required=True)
     b = dsub.add_parser("build", help="write the Hub layout (card + data/*.parquet) of the SFT and/or RL dataset")
     b.add_argument("--kind", choices=["sft", "rl", "all"], default="all")
-    b.add_argument("--out", help="folder for the layouts, one subfolder per kind (default: <warehouse>/hub)")
+    b.add_argument("--out", help="folder for the layouts, one subfolder per kind (default: the config's datasets_dir, out/datasets)")
     b.add_argument("--warehouse")
     b.add_argument("--run-id", help="read this run only (default: every run in the warehouse)")
     b.add_argument("--agent", action="append", help="SFT: keep trajectories of this agent kind (repeatable)")
@@ -82,7 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = dsub.add_parser("push", help="upload a built layout to the Hub (HF_TOKEN, HF_ENDPOINT) or a local folder")
     p.add_argument("--kind", choices=["sft", "rl"], required=True)
     p.add_argument("--repo", required=True, help="ORG/NAME")
-    p.add_argument("--out", help="folder the layouts were built in (default: <warehouse>/hub)")
+    p.add_argument("--out", help="folder the layouts were built in (default: the config's datasets_dir, out/datasets)")
     p.add_argument("--warehouse")
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.add_argument("--local-dir", help="push to this local Hub-layout folder instead of the Hub (offline)")

@@ -8,12 +8,14 @@ run's tasks and trajectories (every run when `run_id` is None), writes `out_dir/
 from __future__ import annotations
 
 import hashlib
+import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from compoworld.datasets.catalog import tools_catalog
-from compoworld.datasets.layout import write_layout
+from compoworld.datasets.layout import MANIFEST, EmptyDataset, write_layout
 from compoworld.datasets.provenance import code_version, service_provenance
 from compoworld.datasets.rows import SFTFilters, in_domains, rl_row, sft_rows
 from compoworld.datasets.source import Source, load_source, load_trajectories
@@ -35,21 +37,30 @@ class BuildOptions:
 
 
 def record_run_id(run_id: str | None, source: Source) -> str:
-    """The run the `datasets` rows are written under: the given one, else one derived from the sources."""
+    """The run the `datasets` rows (and a push's tag) go under: the given run, else the one source run,
+    else an id derived from the source runs."""
     if run_id:
         return run_id
+    if len(source.run_ids) == 1:
+        return source.run_ids[0]
     digest = hashlib.sha256("\x00".join(source.run_ids).encode()).hexdigest()[:12]
     return f"datasets-{digest}"
 
 
 def _runs(source: Source) -> list[dict[str, Any]]:
+    """The source runs' configs, without the fields that only say how a run was executed (paths,
+    workers, schedules): they change no row, and local paths do not belong in a published card."""
+    try:
+        from compoworld.config import RUNTIME_FIELDS
+    except ImportError:
+        RUNTIME_FIELDS = {"warehouse", "datasets_dir"}
     out = []
     for r in source.runs:
         config = r.get("config_json")
         if isinstance(config, str):
-            import json
-
             config = json.loads(config)
+        if isinstance(config, dict):
+            config = {k: v for k, v in config.items() if k not in RUNTIME_FIELDS and k not in ("warehouse", "datasets_dir")}
         out.append({"run_id": r["run_id"], "flow": r.get("flow"), "code_version": r.get("code_version"), "config": config})
     return out
 
@@ -119,7 +130,8 @@ def dataset_rows(manifest: dict[str, Any], location: Path, pushed_to: str | None
 
 def build(wh: Warehouse, out_dir: Path, kinds: tuple[Kind, ...] = ("sft", "rl"), run_id: str | None = None,
           options: BuildOptions = BuildOptions()) -> dict[str, Any]:
-    """Build the given kinds under `out_dir/<kind>` and record them in the warehouse."""
+    """Build the given kinds under `out_dir/<kind>` and record them in the warehouse. A kind with no
+    rows (filters that keep nothing, a run without a success) is skipped, with the reason in the result."""
     out_dir = Path(out_dir)
     source = load_source(wh, run_id)
     record_as = record_run_id(run_id, source)
@@ -127,7 +139,13 @@ def build(wh: Warehouse, out_dir: Path, kinds: tuple[Kind, ...] = ("sft", "rl"),
     for kind in kinds:
         location = out_dir / kind
         builder = build_sft if kind == "sft" else build_rl
-        manifest = builder(wh, location, run_id, options, source)
+        try:
+            manifest = builder(wh, location, run_id, options, source)
+        except EmptyDataset as exc:
+            if (location / MANIFEST).is_file():  # an older build's layout would pass for this run's
+                shutil.rmtree(location)
+            result[kind] = {"path": str(location), "skipped": str(exc)}
+            continue
         wh.write("datasets", dataset_rows(manifest, location.absolute()), run_id=manifest["run_id"], part=f"build-{kind}",
                  config_hash=hashlib.sha256(canonical_json(options.config()).encode()).hexdigest()[:16])
         result[kind] = {"path": str(location), "splits": {k: v["rows"] for k, v in manifest["splits"].items()},

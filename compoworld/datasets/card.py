@@ -76,7 +76,7 @@ def _usage(kind: str) -> str:
         "row = ds[\"train\"][0]\n# rebuild the environment and score a rollout:\n"
         "from compoworld.training.environment import TaskEnvironment\n"
         "env = TaskEnvironment.for_services(row[\"services\"])()\nenv.reset(**row)\n"
-        "# ... call env.<service>__<tool>(...) ...\nprint(env.criteria())  # per-criterion results\n```\n\n"
+        "# ... call env.<service>__<tool>(...) ...\nprint(env.criteria)  # per-criterion results\n```\n\n"
         "`compoworld train grpo --data REPO_OR_DIR` runs TRL's GRPOTrainer with this environment "
         "(`environment_factory`) and the Completion-Focused Rubric Reward.")
 

@@ -4,11 +4,14 @@ Hub calls, in order (huggingface_hub 2.4.0, one `HfApi(endpoint=$HF_ENDPOINT, to
 
 1. `create_repo(repo_id, repo_type="dataset", private=..., exist_ok=True)`  POST /api/repos/create
 2. `list_repo_files(repo_id, repo_type="dataset")`  GET /api/datasets/{repo}/tree/main?recursive=True
-   (to delete data files of splits the new build no longer has)
+   (to delete, in the same commit, data files of splits and a LICENSE.md the new build no longer has)
 3. `create_commit(...)`: one commit with every file of the layout (message names the run):
    POST /api/validate-yaml (the card's header), POST /api/datasets/{repo}/preupload/main,
-   the LFS/Xet upload of files the Hub marks "lfs" (Parquet files on the real Hub), then
-   POST /api/datasets/{repo}/commit/main
+   the upload of files the Hub marks "lfs" (the Parquet files, on the real Hub) through Xet
+   (hf_xet: GET /api/datasets/{repo}/xet-write-token/main, then the Xet storage service; the LFS
+   batch API when hf_xet is absent), then POST /api/datasets/{repo}/commit/main
+   (when no file changed, create_commit makes no commit and reads the head instead:
+   GET /api/datasets/{repo}/revision/main)
 4. `create_tag(repo_id, tag=<run id>, revision=<commit oid>, repo_type="dataset")`
    POST /api/datasets/{repo}/tag/{oid}; if the tag exists (the run was pushed before, 409),
    `delete_tag` (DELETE /api/datasets/{repo}/tag/{tag}) and `create_tag` again, so the run's tag
@@ -43,7 +46,8 @@ def tag_name(run_id: str) -> str:
 
 
 def commit_message(manifest: dict[str, Any]) -> str:
-    splits = ", ".join(f"{k} {v['rows']:,}" for k, v in manifest["splits"].items())
+    ordered = sorted(manifest["splits"].items(), key=lambda kv: (kv[0] != "train", kv[0]))
+    splits = ", ".join(f"{k} {v['rows']:,}" for k, v in ordered)
     return f"CompoWorld {manifest['kind'].upper()} dataset from run {manifest['run_id']} ({splits} rows)"
 
 
@@ -58,6 +62,11 @@ def resolve_token(token: str | None = None) -> str:
         raise PushError("no Hugging Face token: set HF_TOKEN to a token with write access "
                         "(or run `hf auth login`), or push to a local folder with --local-dir")
     return token
+
+
+def _managed(path: str) -> bool:
+    """Files a push owns in the repository: a stale one (a split or licence the new build has not) is deleted."""
+    return path.startswith(f"{DATA_DIR}/") or path == "LICENSE.md"
 
 
 def _scrub(text: str, token: str | None) -> str:
@@ -84,7 +93,7 @@ def push_to_hub(layout_dir: Path, repo_id: str, *, token: str | None = None, end
         raise PushError(f"repo id {repo_id!r} is not of the form ORG/NAME")
     token = resolve_token(token)
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, constants
-    from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled
+    from huggingface_hub.errors import HfHubHTTPError, HTTPError, OfflineModeIsEnabled
 
     if constants.is_offline_mode():
         raise PushError("HF_HUB_OFFLINE is set: set HF_HUB_OFFLINE=0 to push to the Hub, or push to a local folder with --local-dir")
@@ -98,8 +107,7 @@ def push_to_hub(layout_dir: Path, repo_id: str, *, token: str | None = None, end
         step = "list the repository's files"
         remote = set(api.list_repo_files(repo_id, repo_type="dataset"))
         ops: list[Any] = [CommitOperationAdd(path_in_repo=f, path_or_fileobj=str(layout_dir / f)) for f in files]
-        ops += [CommitOperationDelete(path_in_repo=p) for p in sorted(remote)
-                if p.startswith(f"{DATA_DIR}/") and p not in files]
+        ops += [CommitOperationDelete(path_in_repo=p) for p in sorted(remote) if _managed(p) and p not in files]
         step = "commit"
         info = api.create_commit(repo_id, ops, commit_message=message, repo_type="dataset",
                                  commit_description=f"Built by compoworld {manifest['code_version']} from "
@@ -116,9 +124,11 @@ def push_to_hub(layout_dir: Path, repo_id: str, *, token: str | None = None, end
         status = exc.response.status_code if exc.response is not None else "?"
         hint = " (check that the token has write access to the namespace)" if status in (401, 403) else ""
         raise PushError(_scrub(f"the Hub refused to {step} on {repo_id} (HTTP {status}){hint}: {exc}", token)) from None
+    except ValueError as exc:  # create_commit's check of the card header (POST /api/validate-yaml)
+        raise PushError(_scrub(f"the Hub rejected the dataset card of {layout_dir}: {exc}", token)) from None
     except OfflineModeIsEnabled:
         raise PushError("HF_HUB_OFFLINE is set: set HF_HUB_OFFLINE=0 to push") from None
-    except (OSError, ConnectionError) as exc:
+    except (OSError, ConnectionError, HTTPError) as exc:  # transport failures (refused, timeout, DNS)
         raise PushError(_scrub(f"could not {step} on {endpoint}: {type(exc).__name__}: {exc}", token)) from None
     hub = {"target": "hub", "repo_id": repo_id, "endpoint": endpoint, "commit": info.oid, "commit_url": info.commit_url,
            "tag": tag, "message": message, "files": files}
@@ -136,6 +146,8 @@ def push_to_folder(layout_dir: Path, repo_id: str, root: Path, wh: Warehouse | N
     target = Path(root) / "datasets" / repo_id
     if (target / DATA_DIR).is_dir():
         shutil.rmtree(target / DATA_DIR)
+    if (target / "LICENSE.md").is_file() and "LICENSE.md" not in files:
+        (target / "LICENSE.md").unlink()
     digest = hashlib.sha1()
     for f in files:
         dest = target / f

@@ -34,15 +34,23 @@ def _atomic_write_text(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+class EmptyDataset(ValueError):
+    """Nothing to write: `load_dataset` cannot load a dataset without rows."""
+
+
 def write_layout(out_dir: Path, kind: str, splits: dict[str, list[dict[str, Any]]], manifest: dict[str, Any]) -> dict[str, Any]:
     """Write the layout for `splits` (split name -> rows) and return the completed manifest.
 
-    Data files of splits no longer present are removed; a split with no rows is left out (the Hub
-    and `load_dataset` reject empty data files in a config), except `train`, which is always written.
+    Data files of splits no longer present are removed; a split with no rows is left out (`load_dataset`
+    cannot load an empty split), and a dataset without train rows is an `EmptyDataset` error.
     """
     import datasets
 
     from compoworld.datasets.schema import features, field_docs
+
+    if not splits.get("train"):
+        stats = ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in manifest.get("stats", {}).items())
+        raise EmptyDataset(f"the {kind} dataset has no train rows ({stats or 'no source rows'})")
 
     datasets.disable_progress_bars()
     feats = features(kind)
@@ -53,7 +61,7 @@ def write_layout(out_dir: Path, kind: str, splits: dict[str, list[dict[str, Any]
     data.mkdir()
     info: dict[str, Any] = {}
     for name, rows in splits.items():
-        if not rows and name != "train":
+        if not rows:
             continue
         path = out_dir / data_file(name)
         ds = datasets.Dataset.from_list(rows, features=feats)

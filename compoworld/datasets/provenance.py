@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import subprocess
 from functools import lru_cache
 from pathlib import Path
@@ -38,21 +36,16 @@ def code_version() -> str:
 
 @lru_cache(maxsize=1)
 def _corpus_index() -> dict[str, dict[str, Any]]:
-    from compoworld.synthesis.loader import default_corpus_dir
+    """Server id -> where it came from, over the spec files synthesis reads (the shipped corpus, or
+    `$COMPOWORLD_CORPUS_DIR`); a fork merged into a kept server resolves to that server's entry."""
+    from compoworld.synthesis.loader import load_specs
 
     out: dict[str, dict[str, Any]] = {}
-    root = default_corpus_dir()
-    for path in sorted(root.glob("*.jsonl.gz")) if root.is_dir() else []:
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(rec, dict) and rec.get("id"):
-                    out[str(rec["id"])] = {"server": rec.get("name", ""), "source": rec.get("source", path.name.split(".")[0]),
-                                           "license": rec.get("license") or "unspecified",
-                                           "repository": rec.get("repository", "")}
+    for server in load_specs().servers:
+        entry = {"server": server.name, "source": server.source, "license": server.license or "unspecified",
+                 "repository": server.repository}
+        for sid in [server.id, *server.forks]:
+            out.setdefault(sid, entry)
     return out
 
 

@@ -104,7 +104,8 @@ def load_source(wh: Warehouse, run_id: str | None = None) -> Source:
 def load_trajectories(wh: Warehouse, run_id: str | None, min_partial_credit: float,
                       agents: Sequence[str] | None) -> tuple[list[TrajectoryRecord], dict[str, int]]:
     """Trajectories that pass the agent and partial-credit filters (in SQL, so a large warehouse is
-    not read whole), in a stable order, and how many each filter dropped."""
+    not read whole), and how many each filter dropped. Ordered by task, the reference teacher first
+    (a conversation identical to the teacher's is kept as the teacher's), then agent and rollout."""
     credit = "coalesce(score, 0) >= ?"
     agent = f"agent IN ({', '.join('?' for _ in agents)})" if agents else "true"
     run = "run_id = ?" if run_id else "true"
@@ -118,7 +119,7 @@ def load_trajectories(wh: Warehouse, run_id: str | None, min_partial_credit: flo
     rows = wh.query(
         "SELECT run_id, trajectory_id, task_id, agent, model, rollout_index, n_steps, success, score, messages_json "
         f"FROM trajectories WHERE {credit} AND {agent} AND {run} "
-        "ORDER BY task_id, agent, rollout_index, trajectory_id, run_id",
+        "ORDER BY task_id, agent <> 'reference', agent, rollout_index, trajectory_id, run_id",
         [min_partial_credit, *agent_params, *run_params])
     out = [TrajectoryRecord(
         trajectory_id=r["trajectory_id"], task_id=r["task_id"], run_id=r["run_id"], agent=r["agent"] or "",

@@ -32,7 +32,7 @@ def assign_splits(tasks: dict[str, tuple[Iterable[str], Iterable[str]]], test_fr
 
     A group goes to test when its key hashes below `test_fraction`; if that leaves test empty while
     there are at least two groups, the group that hashes lowest goes to test, so a small build still
-    has a held-out split.
+    has a held-out split; and the train split is never left empty.
     """
     if not 0.0 <= test_fraction < 1.0:
         raise ValueError(f"test_fraction must be in [0, 1); got {test_fraction}")
@@ -61,4 +61,6 @@ def assign_splits(tasks: dict[str, tuple[Iterable[str], Iterable[str]]], test_fr
     test = {g for g in groups if _unit(salt, g) < test_fraction}
     if not test and len(groups) >= 2 and test_fraction > 0.0:
         test = {min(groups, key=lambda g: _unit(salt, g))}
+    if test and len(test) == len(groups):  # train is never empty: the highest-hashing group stays in it
+        test.discard(max(groups, key=lambda g: _unit(salt, g)))
     return {task_id: ("test" if find(k1) in test else "train") for task_id, (k1, _) in keys.items()}

@@ -127,7 +127,8 @@ class TaskEnvironment:
         self.calls: list[dict[str, Any]] = []
 
     def reset(self, **row: Any) -> None:
-        """Rebuild the task's initial state from an RL dataset row; the prompt is already in the row."""
+        """Rebuild the task's initial state from an RL dataset row. Returns None: the prompt is already in
+        the row (TRL would append a returned string to the last user message)."""
         services = sorted(row["services"])
         if tuple(services) != self.services:
             raise ValueError(f"row needs services {services}, this environment has {list(self.services)}")
@@ -141,7 +142,6 @@ class TaskEnvironment:
         self.task_id = row.get("task_id", "")
         self.rubric = [Criterion.model_validate(c) for c in row["rubric"]]
         self.calls = []
-        return None
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self.env is None:

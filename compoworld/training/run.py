@@ -50,13 +50,26 @@ def _timer() -> Any:
     return StepTimer()
 
 
-def _base_model(spec: JobSpec, rows: Any) -> str:
-    """The model to start from: the tiny model (built now, tokenizer trained on `rows`) or the given id/path."""
+def _base_model(spec: JobSpec, rows: Any, wait_s: float = 900.0) -> str:
+    """The model to start from: the tiny model (built now, tokenizer trained on `rows`) or the given id/path.
+
+    Under `accelerate launch` with several processes only rank 0 builds the tiny model; the others
+    wait for it. The build is deterministic, so a job folder that has one already reuses it."""
     if spec.model != "tiny":
         return spec.model
     from compoworld.training.tiny import TinyConfig, build_tiny
 
-    return str(build_tiny(rows, spec.job_dir / "base", spec.tiny or TinyConfig()))
+    base = spec.job_dir / "base"
+    marker = base / ".built"
+    if _is_main_process() and not marker.is_file():
+        build_tiny(rows, base, spec.tiny or TinyConfig())
+        marker.write_text(spec.job_id + "\n")
+    deadline = time.monotonic() + wait_s
+    while not marker.is_file():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"rank 0 did not build the tiny model in {base} within {wait_s:.0f} s")
+        time.sleep(1.0)
+    return str(base)
 
 
 def _common_args(spec: JobSpec, params: SFTParams | GRPOParams) -> dict[str, Any]:

@@ -116,11 +116,12 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 4096) -> Any:
     return fast
 
 
-def build_tiny(rows: Iterable[dict[str, Any]], out_dir: Path, cfg: TinyConfig = TinyConfig()) -> Path:
+def build_tiny(rows: Iterable[dict[str, Any]], out_dir: Path, cfg: TinyConfig | None = None) -> Path:
     """Train the tokenizer on `rows`, build a randomly initialized model from `cfg`, save both to `out_dir`."""
     import torch
     from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
 
+    cfg = cfg or TinyConfig()
     tokenizer = train_tokenizer(texts_from_rows(rows), cfg.vocab_size)
     torch.manual_seed(cfg.seed)
     config = Qwen3Config(

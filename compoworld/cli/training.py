@@ -1,0 +1,132 @@
+"""`compoworld train sft|grpo`: write a job spec and launch it (local subprocess, or a Prefect deployment)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from compoworld.cli._common import error, print_json
+
+
+def _data_ref(args: argparse.Namespace, kind: str) -> Any:
+    from compoworld.training.spec import DataRef
+
+    from compoworld.cli.datasets import datasets_dir
+
+    dataset_kind = "sft" if kind == "sft" else "rl"
+    path = args.data or str(datasets_dir() / dataset_kind)
+    local = Path(path)
+    if local.is_dir():
+        from compoworld.datasets.layout import read_manifest
+
+        try:
+            manifest = read_manifest(local)
+        except FileNotFoundError as exc:
+            raise ValueError(str(exc)) from None
+        if manifest.get("kind") != dataset_kind:
+            raise ValueError(f"{path} holds a {manifest.get('kind')} dataset; `train {kind}` needs the {dataset_kind} dataset")
+        split = manifest["splits"].get(args.split)
+        if split is None:
+            raise ValueError(f"{path} has no split {args.split!r} (has {', '.join(manifest['splits'])})")
+        return DataRef(path=str(local.absolute()), split=args.split, dataset_id=split["dataset_id"], run_id=manifest.get("run_id"))
+    if args.data and "/" in args.data and not args.data.startswith((".", "/")):
+        return DataRef(path=args.data, revision=args.revision, split=args.split)
+    raise ValueError(f"no {dataset_kind} dataset at {path}; run `compoworld datasets build --kind {dataset_kind}` "
+                     "or pass --data DIR|ORG/NAME")
+
+
+def _hyperparameters(args: argparse.Namespace, kind: str) -> dict[str, Any]:
+    names = ["max_steps", "learning_rate", "per_device_train_batch_size", "gradient_accumulation_steps", "seed"]
+    names += ["max_length"] if kind == "sft" else ["num_generations", "max_completion_length", "max_tool_calling_iterations",
+                                                    "temperature", "beta", "reward_kind"]
+    return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from compoworld.training.launcher import LaunchError, launch
+    from compoworld.training.spec import Hardware, make_spec, shell_command, write_spec
+
+    kind = args.train_kind
+    try:
+        data = _data_ref(args, kind)
+        hardware = Hardware(accelerator="cuda" if args.gpus else "cpu", num_processes=max(args.gpus, 1),
+                            gpu_type=args.gpu_type, mixed_precision="bf16" if args.bf16 else "no")
+        from compoworld.cli.datasets import datasets_dir
+
+        jobs = Path(args.jobs) if args.jobs else datasets_dir().parent / "jobs"
+        spec = make_spec(kind, data, jobs, model=args.model,
+                         hyperparameters=_hyperparameters(args, kind), hardware=hardware, launcher=args.launcher,
+                         deployment=args.deployment, work_pool=args.work_pool)
+    except (ValueError, ValidationError) as exc:
+        return error(str(exc))
+    if args.dry_run:
+        path = write_spec(spec)
+        out: dict[str, Any] = {"job_id": spec.job_id, "spec": str(path), "command": shell_command(spec)}
+        print_json(out) if args.json else print(f"job {spec.job_id}\n  spec: {path}\n  command: {out['command']}")
+        return 0
+    if not args.json:
+        print(f"job {spec.job_id} ({kind}, model {spec.model}, {spec.launch.launcher}): {spec.job_dir}", flush=True)
+    try:
+        out = launch(spec, wait=not args.no_wait and args.launcher == "local")  # Prefect tracks its own runs
+    except LaunchError as exc:
+        return error(str(exc))
+    if args.json:
+        print_json(out)
+        return 0 if out.get("returncode", 0) == 0 else 1
+    for warning in out.get("warnings", []):
+        print(f"warning: {warning}", file=sys.stderr)
+    if out.get("returncode", 0) != 0:
+        return error(f"training failed (exit {out['returncode']}); see {out['log']}")
+    result = out.get("result")
+    if result is None:
+        print(f"started: {out.get('flow_run_id') or out.get('pid')} (log: {out.get('log', 'in Prefect')})")
+        return 0
+    if kind == "sft":
+        print(f"loss {result['loss_first']:.4f} (step 1) -> {result['loss_last']:.4f} (step {len(result['losses'])})")
+    else:
+        for s in result["steps"]:
+            print(f"step {s['step']}: reward {s['reward']:.4f} (std {s['reward_std']:.4f}), "
+                  f"tool calls/rollout {s.get('tools/call_frequency', 0):.2f}, {s.get('step_time', 0):.1f} s")
+    print(f"step seconds: {result['step_seconds']}; model: {result['model_dir']}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    train = sub.add_parser("train", help="train a model on the datasets with TRL (SFT or GRPO in the environment)")
+    tsub = train.add_subparsers(dest="train_kind", required=True)
+    for kind, help_ in (("sft", "TRL SFTTrainer on the SFT dataset (assistant-only loss)"),
+                        ("grpo", "TRL GRPOTrainer rolling out in the product environment, Completion-Focused reward")):
+        p = tsub.add_parser(kind, help=help_)
+        p.add_argument("--data", help=f"dataset folder or Hub ORG/NAME (default: out/datasets/{'sft' if kind == 'sft' else 'rl'})")
+        p.add_argument("--revision", help="Hub revision of the dataset (a run tag or commit)")
+        p.add_argument("--split", default="train")
+        p.add_argument("--model", default="tiny", help="'tiny' (built locally), a Hub model id, or a checkpoint folder")
+        p.add_argument("--max-steps", dest="max_steps", type=int)
+        p.add_argument("--learning-rate", dest="learning_rate", type=float)
+        p.add_argument("--batch-size", dest="per_device_train_batch_size", type=int)
+        p.add_argument("--grad-accum", dest="gradient_accumulation_steps", type=int)
+        p.add_argument("--seed", type=int)
+        if kind == "sft":
+            p.add_argument("--max-length", dest="max_length", type=int)
+        else:
+            p.add_argument("--num-generations", dest="num_generations", type=int)
+            p.add_argument("--max-completion-length", dest="max_completion_length", type=int)
+            p.add_argument("--max-tool-calls", dest="max_tool_calling_iterations", type=int)
+            p.add_argument("--temperature", type=float)
+            p.add_argument("--beta", type=float)
+            p.add_argument("--reward", dest="reward_kind", choices=["completion_focused", "uniform"])
+        p.add_argument("--jobs", help="folder for job folders (default: out/jobs)")
+        p.add_argument("--gpus", type=int, default=0, help="GPUs for accelerate launch (0 = CPU)")
+        p.add_argument("--gpu-type")
+        p.add_argument("--bf16", action="store_true")
+        p.add_argument("--launcher", choices=["local", "prefect"], default="local")
+        p.add_argument("--deployment", help="Prefect deployment FLOW/NAME (launcher prefect; or $COMPOWORLD_TRAIN_DEPLOYMENT)")
+        p.add_argument("--work-pool", dest="work_pool", help="the GPU work pool the deployment runs on (recorded in the spec)")
+        p.add_argument("--dry-run", action="store_true", help="write the job spec and print the command; do not run")
+        p.add_argument("--no-wait", action="store_true", help="start a local job and return (Prefect runs never wait)")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(func=cmd_train)

@@ -1,0 +1,284 @@
+"""Training: the tiny model's tokenizer and chat template, the TRL environment adapter, the reward,
+job specs and launchers (fast); SFT and GRPO runs with TRL on CPU (integration)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import datasets
+import numpy as np
+import pytest
+
+from compoworld.config import PipelineConfig, StagesConfig
+from compoworld.datasets import build_datasets
+from compoworld.pipeline import run_pipeline
+from compoworld.rewards import GroupReward, make_trl_reward_func
+from compoworld.warehouse import Warehouse
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Warehouse, Path, str]:
+    root = tmp_path_factory.mktemp("wh")
+    cfg = PipelineConfig(tasks=12, group_size=2, stages=StagesConfig(verify=False, datasets=False),
+                         datasets_dir=str(root / "unused"))
+    wh = Warehouse(root)
+    run_pipeline(cfg, wh, log=lambda m: None)
+    build_datasets(wh, root / "hub", cfg.run_id)
+    return wh, root / "hub", cfg.run_id
+
+
+@pytest.fixture(scope="module")
+def sft_rows(built: tuple[Warehouse, Path, str]) -> datasets.Dataset:
+    return datasets.load_dataset(str(built[1] / "sft"), split="train")
+
+
+@pytest.fixture(scope="module")
+def rl_rows(built: tuple[Warehouse, Path, str]) -> datasets.Dataset:
+    return datasets.load_dataset(str(built[1] / "rl"), split="train")
+
+
+@pytest.fixture(scope="module")
+def tokenizer(sft_rows: datasets.Dataset) -> Any:
+    from compoworld.training.tiny import texts_from_rows, train_tokenizer
+
+    return train_tokenizer(texts_from_rows(sft_rows), vocab_size=2048)
+
+
+def _reference(sft_rows: datasets.Dataset, task_id: str) -> list[dict[str, Any]]:
+    return next(r["messages"] for r in sft_rows if r["task_id"] == task_id and r["agent"] == "reference")
+
+
+# -- tiny model: tokenizer and chat template --------------------------------------------------------
+def test_tiny_chat_template_meets_trl_requirements(tokenizer: Any, sft_rows: datasets.Dataset) -> None:
+    from trl.chat_template_utils import (has_generation_markers, is_chat_template_prefix_preserving,
+                                         is_chat_template_stop_token_trained, parse_response, supports_tool_calling)
+
+    assert supports_tool_calling(tokenizer) and is_chat_template_prefix_preserving(tokenizer)
+    assert is_chat_template_stop_token_trained(tokenizer) and has_generation_markers(tokenizer.chat_template)
+    row = sft_rows[0]
+    out = tokenizer.apply_chat_template(row["messages"], tools=row["tools"], tokenize=True, return_dict=True,
+                                        return_assistant_tokens_mask=True)
+    ids, mask = out["input_ids"], out["assistant_masks"]
+    text = tokenizer.decode(ids)
+    assert all(f"\n{t['function']['name']}(" in text for t in row["tools"])  # every tool is listed
+    trained = tokenizer.decode([i for i, m in zip(ids, mask) if m])
+    assistant = [m for m in row["messages"] if m["role"] == "assistant"]
+    assert trained.count("<|im_end|>") == len(assistant)  # each turn learns to stop
+    assert "<tool_response>" not in trained and row["messages"][1]["content"] not in trained  # only the assistant
+    # A rendered tool call parses back (TRL's Qwen3 parser) into the same call.
+    call = next(m for m in assistant if m["tool_calls"])
+    prefix = tokenizer.apply_chat_template(row["messages"][:2], tools=row["tools"], add_generation_prompt=True,
+                                           tokenize=True, return_dict=True)["input_ids"]
+    rendered = tokenizer.apply_chat_template(row["messages"][:2] + [call], tools=row["tools"], tokenize=True,
+                                             return_dict=True)["input_ids"]
+    assert rendered[:len(prefix)] == prefix
+    parsed = parse_response(tokenizer, rendered[len(prefix):], prefix=prefix)
+    fn = call["tool_calls"][0]["function"]
+    assert parsed["tool_calls"][0]["function"] == {"name": fn["name"], "arguments": fn["arguments"]}
+
+
+# -- the environment adapter -------------------------------------------------------------------------
+def test_environment_adapter_rebuilds_runs_and_scores_tasks(rl_rows: datasets.Dataset, sft_rows: datasets.Dataset) -> None:
+    from transformers.utils import get_json_schema
+
+    from compoworld.training.environment import TaskEnvironment
+
+    for row in list(rl_rows)[:4]:
+        cls = TaskEnvironment.for_services(row["services"])
+        assert TaskEnvironment.for_services(list(reversed(row["services"]))) is cls
+        catalog = {t["function"]["name"]: t["function"] for t in row["tools"]}
+        env = cls()
+        methods = {n: getattr(env, n) for n in catalog if n not in cls.skipped_tools}
+        assert not cls.skipped_tools and len(methods) == len(catalog)
+        for name, m in methods.items():  # the schema TRL renders from the method matches the catalog's
+            schema = get_json_schema(m)["function"]
+            assert schema["name"] == name and schema["description"] == " ".join(catalog[name]["description"].split())
+            assert set(schema["parameters"]["properties"]) == set(catalog[name]["parameters"]["properties"])
+            assert set(schema["parameters"].get("required", [])) == set(catalog[name]["parameters"].get("required", []))
+        env.reset(**row)
+        assert not all(env.criteria)  # doing nothing fails the task
+        for m in _reference(sft_rows, row["task_id"]):
+            for call in m["tool_calls"] or []:
+                assert "error" not in json.loads(methods[call["function"]["name"]](**call["function"]["arguments"]))
+        assert all(env.criteria) and len(env.criteria) == row["n_criteria"]
+        env.reset(**row)  # a reset starts over
+        assert not all(env.criteria) and env.calls == []
+    row = rl_rows[0]
+    env = TaskEnvironment.for_services(row["services"])()
+    with pytest.raises(ValueError, match="does not match its hash"):
+        env.reset(**{**row, "initial_state_hash": "0" * 64})
+    other = next(r for r in rl_rows if r["services"] != row["services"])
+    with pytest.raises(ValueError, match="row needs services"):
+        env.reset(**other)
+
+
+def test_trl_tool_call_path_reaches_the_environment(tokenizer: Any, rl_rows: datasets.Dataset, sft_rows: datasets.Dataset) -> None:
+    """What GRPOTrainer does with a generated turn: render the prompt with the environment's methods as
+    tools, parse the completion's tool call, call the method named by it with the parsed arguments."""
+    from trl.chat_template_utils import parse_response
+
+    from compoworld.training.environment import environment_factories, env_key
+
+    row = rl_rows[0]
+    factories = environment_factories([row["services"]])
+    env = factories[env_key(row["services"])]()
+    env.reset(**row)
+    import inspect
+
+    tools = [getattr(env, n) for n, _ in inspect.getmembers(type(env), predicate=inspect.isfunction)
+             if n not in ("reset", "get_reward") and not n.startswith("_")]  # as GRPOTrainer collects them
+    assert sorted(t.__name__ for t in tools) == sorted(t["function"]["name"] for t in row["tools"])
+    prefix = tokenizer.apply_chat_template(row["prompt"], tools=tools, add_generation_prompt=True, tokenize=True,
+                                           return_dict=True)["input_ids"]
+    call = next(m for m in _reference(sft_rows, row["task_id"]) if m["tool_calls"])["tool_calls"][0]["function"]
+    completion = f'<tool_call>\n{{"name": "{call["name"]}", "arguments": {json.dumps(call["arguments"])}}}\n</tool_call><|im_end|>'
+    parsed = parse_response(tokenizer, tokenizer(completion, add_special_tokens=False)["input_ids"], prefix=prefix, tools=tools)
+    (tc,) = parsed["tool_calls"]
+    result = {t.__name__: t for t in tools}[tc["function"]["name"]](**tc["function"]["arguments"])
+    assert json.loads(result) and env.calls == [{"tool": call["name"], "arguments": call["arguments"], "ok": True}]
+
+
+def test_reward_is_completion_focused_within_each_group(rl_rows: datasets.Dataset, sft_rows: datasets.Dataset) -> None:
+    from compoworld.training.environment import TaskEnvironment, score_rollout
+
+    rows = list(rl_rows)[:2]
+    prompts, envs, matrix = [], [], {}
+    for row in rows:
+        for solve in (True, False, False):
+            env = TaskEnvironment.for_services(row["services"])()
+            env.reset(**row)
+            if solve:
+                for m in _reference(sft_rows, row["task_id"]):
+                    for c in m["tool_calls"] or []:
+                        getattr(env, c["function"]["name"])(**c["function"]["arguments"])
+            prompts.append(row["prompt"])
+            envs.append(env)
+            matrix.setdefault(row["task_id"], []).append(env.criteria)
+    reward = make_trl_reward_func(score_rollout)
+    got = reward(prompts=prompts, completions=[[{"role": "assistant", "content": ""}]] * len(prompts), environments=envs,
+                 task_id=[r["task_id"] for r in rows for _ in range(3)])
+    expected = [float(x) for row in rows for x in GroupReward.from_matrix(np.array(matrix[row["task_id"]], dtype=float)).rewards]
+    assert got == pytest.approx(expected)
+    assert got[0] == pytest.approx(1.0) and got[1] < 1.0
+
+
+# -- job specs and launchers ---------------------------------------------------------------------------
+def test_job_spec_command_and_roundtrip(built: tuple[Warehouse, Path, str], tmp_path: Path) -> None:
+    import sys
+
+    from compoworld.training.spec import DataRef, Hardware, make_spec, read_spec, write_spec
+
+    data = DataRef(path=str(built[1] / "sft"))
+    spec = make_spec("sft", data, tmp_path, hyperparameters={"max_steps": 5})
+    assert spec.job_id == make_spec("sft", data, tmp_path / "other", hyperparameters={"max_steps": 5}).job_id
+    assert spec.job_id != make_spec("sft", data, tmp_path, hyperparameters={"max_steps": 6}).job_id
+    assert spec.launch.command == [sys.executable, "-m", "compoworld.training.run", str(tmp_path / spec.job_id / "job.json")]
+    assert spec.params().max_steps == 5 and spec.params().learning_rate == 3e-3
+    assert read_spec(write_spec(spec)) == spec
+    gpu = make_spec("grpo", DataRef(path="org/rl", revision="run-1"), tmp_path, model="Qwen/Qwen3-0.6B",
+                    hardware=Hardware(accelerator="cuda", num_processes=8, gpu_type="H100", mixed_precision="bf16"))
+    assert gpu.launch.command[:4] == ["accelerate", "launch", "--num_processes", "8"]
+    assert gpu.launch.command[-3:] == ["-m", "compoworld.training.run", str(gpu.spec_path)] and "bf16" in gpu.launch.command
+    with pytest.raises(ValueError):
+        make_spec("grpo", data, tmp_path, hyperparameters={"num_generations": 1})
+    with pytest.raises(ValueError):
+        make_spec("sft", data, tmp_path, hyperparameters={"no_such_param": 1})
+
+
+def test_prefect_launcher_runs_the_deployment(built: tuple[Warehouse, Path, str], tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import prefect.deployments
+
+    from compoworld.training import launch
+    from compoworld.training.launcher import LaunchError, run_spec_here
+    from compoworld.training.spec import JobSpec
+
+    wh, hub, run_id = built
+    calls: list[dict[str, Any]] = []
+
+    class FakeRun:
+        id = "00000000-0000-0000-0000-000000000001"
+        state = None
+
+    def fake_run_deployment(**kwargs: Any) -> FakeRun:
+        calls.append(kwargs)
+        return FakeRun()
+
+    monkeypatch.setattr(prefect.deployments, "run_deployment", fake_run_deployment, raising=False)
+    out = launch(wh, hub, run_id, launcher="prefect", deployment="train/gpu", jobs_dir=tmp_path)
+    assert [c["name"] for c in calls] == ["train/gpu", "train/gpu"] and all(c["timeout"] == 0 for c in calls)
+    for kind, call in zip(("sft", "grpo"), calls):
+        spec = JobSpec.model_validate(call["parameters"]["spec"])
+        assert spec.kind == kind and call["idempotency_key"] == spec.job_id == out[kind]["job_id"]
+        assert spec.data.run_id == run_id and Path(spec.data.path) == (hub / ("sft" if kind == "sft" else "rl")).absolute()
+        assert (tmp_path / spec.job_id / "job.json").is_file() and "local folder" in out[kind]["warnings"][0]
+    monkeypatch.delenv("COMPOWORLD_TRAIN_DEPLOYMENT", raising=False)
+    with pytest.raises(LaunchError, match="needs a deployment"):
+        launch(wh, hub, run_id, kinds=("sft",), launcher="prefect", jobs_dir=tmp_path)
+    with pytest.raises(ValueError, match="built from run"):
+        launch(wh, hub, "run-other", kinds=("sft",), launcher="prefect", deployment="d", jobs_dir=tmp_path)
+    # On the worker: the job folder is re-rooted there and the command rebuilt for that folder.
+    spec = JobSpec.model_validate(calls[0]["parameters"]["spec"])
+    spec.launch.command = ["false"]  # the worker's command fails: a clear error, not a silent success
+    with pytest.raises(LaunchError, match="failed"):
+        run_spec_here(spec)
+
+
+def test_cli_train_dry_run(built: tuple[Warehouse, Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from compoworld.cli import main
+    from compoworld.training.spec import read_spec
+
+    wh, hub, run_id = built
+    assert main(["train", "grpo", "--data", str(hub / "rl"), "--jobs", str(tmp_path),
+                 "--max-steps", "3", "--dry-run", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    spec = read_spec(Path(out["spec"]))
+    assert spec.kind == "grpo" and spec.params().max_steps == 3 and spec.data.run_id == run_id
+    assert main(["train", "sft", "--data", str(hub / "rl"), "--jobs", str(tmp_path), "--dry-run"]) == 2
+    assert "holds a rl dataset" in capsys.readouterr().err
+
+
+# -- the trainers (integration) ------------------------------------------------------------------------
+@pytest.mark.integration
+def test_sft_loss_falls_over_30_steps(built: tuple[Warehouse, Path, str], tmp_path: Path) -> None:
+    """TRL's SFTTrainer on the SFT dataset as built, started by the local launcher (a subprocess)."""
+    from compoworld.training.launcher import launch
+    from compoworld.training.spec import DataRef, make_spec
+
+    spec = make_spec("sft", DataRef(path=str(built[1] / "sft")), tmp_path,
+                     hyperparameters={"max_steps": 30, "per_device_train_batch_size": 1, "max_length": 4096})
+    out = launch(spec)
+    assert out["returncode"] == 0, Path(out["log"]).read_text()[-3000:]
+    losses = [x["loss"] for x in out["result"]["losses"]]
+    print(f"SFT loss: step 1 {losses[0]:.4f}, step 30 {losses[-1]:.4f}; step seconds {out['result']['step_seconds']}")
+    assert len(losses) == 30 and np.isfinite(losses).all()
+    assert losses[-1] < losses[0] - 1.0 and np.mean(losses[-5:]) < np.mean(losses[:5]) - 1.0
+    assert (tmp_path / spec.job_id / "model" / "config.json").is_file()
+
+
+@pytest.mark.integration
+def test_grpo_two_steps_in_the_environment(built: tuple[Warehouse, Path, str], tmp_path: Path) -> None:
+    """TRL's GRPOTrainer: rollouts in TaskEnvironments (one per task's service set), Completion-Focused reward."""
+    from compoworld.training.run import run_job
+    from compoworld.training.spec import DataRef, make_spec
+
+    spec = make_spec("grpo", DataRef(path=str(built[1] / "rl")), tmp_path,
+                     hyperparameters={"max_steps": 2, "per_device_train_batch_size": 4, "num_generations": 2,
+                                      "max_completion_length": 32})
+    result = run_job(spec)
+    steps, rollouts = result["steps"], result["rollouts"]
+    print(f"GRPO step seconds {result['step_seconds']}; rewards {[round(s['reward'], 4) for s in steps]}")
+    assert [s["step"] for s in steps] == [1, 2] and len(result["step_seconds"]) == 2
+    assert len(rollouts) == 2 * 4
+    n_criteria = {r["task_id"]: r["n_criteria"] for r in datasets.load_dataset(str(built[1] / "rl"), split="train")}
+    groups: dict[tuple[int, str], list[list[bool]]] = {}
+    for i, r in enumerate(rollouts):
+        assert len(r["criteria"]) == n_criteria[r["task_id"]]  # each rollout ran in its own task's environment
+        groups.setdefault((i // 4, r["task_id"]), []).append(r["criteria"])
+    for step in (0, 1):  # the logged reward is the Completion-Focused reward of each group's rollouts
+        rewards = [x for (s, _), g in groups.items() if s == step
+                   for x in GroupReward.from_matrix(np.array(g, dtype=float)).rewards]
+        assert steps[step]["reward"] == pytest.approx(float(np.mean(rewards)), rel=1e-5)
+    assert "tools/call_frequency" in steps[0] and (tmp_path / spec.job_id / "model" / "config.json").is_file()
