@@ -34,8 +34,11 @@ test-fast: setup
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# The Prefect UI on 127.0.0.1:4200 over the runs `make run` recorded (Prefect's home lives with the
+# warehouse unless PREFECT_HOME is set); `compoworld deploy` in another terminal serves every flow to it.
 ui: setup
-	$(BIN)/prefect server start --host 127.0.0.1
+	home=$${PREFECT_HOME:-$${COMPOWORLD_WAREHOUSE:-$(CURDIR)/warehouse}/data/.prefect/home}; mkdir -p "$$home"; \
+	PREFECT_HOME="$$home" $(BIN)/prefect server start --host 127.0.0.1
 
 clean:
 	rm -rf $(VENV) warehouse/data .pytest_cache

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import orjson
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 DEFAULT_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "default.yaml"
 
@@ -66,6 +66,14 @@ class PipelineConfig(BaseModel):
         "sample_walks": "0 3 * * 0", "instantiate": "15 3 * * 0", "collect": "30 3 * * 0", "score": "45 3 * * 0",
         "datasets": "0 4 * * 0", "train": None,
     })  # cron per deployment (None: deployed without a schedule)
+
+    @field_validator("schedules")
+    @classmethod
+    def _known_flows(cls, value: dict[str, str | None]) -> dict[str, str | None]:
+        unknown = sorted(set(value) - set(FLOW_NAMES))
+        if unknown:
+            raise ValueError(f"schedules for unknown flows {unknown}; flows: {', '.join(FLOW_NAMES)}")
+        return value
 
     def digest(self) -> str:
         body = self.model_dump(mode="json", exclude=RUNTIME_FIELDS)

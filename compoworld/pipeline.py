@@ -34,10 +34,11 @@ import importlib
 import re
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import orjson
 
@@ -70,6 +71,7 @@ _STAGE_SOURCES: dict[str, tuple[str, ...]] = {
     "collect": ("services", "tasks", "synthesis", "rollout", "llm.py"),
     "score": ("rewards.py", "rollout"),
     "datasets": ("datasets", "services", "warehouse.py"),
+    "train": ("training", "rewards.py", "services", "tasks"),
 }
 _PACKAGE = Path(__file__).resolve().parent
 _ALWAYS = ("pipeline.py", "config.py")
@@ -124,7 +126,7 @@ class BatchOutput:
     succeeded: list[str] = field(default_factory=list)
 
     @classmethod
-    def empty(cls, stage: str) -> "BatchOutput":
+    def empty(cls, stage: str) -> BatchOutput:
         return cls(stage, {t: [] for t in STAGE_TABLES.get(stage, ())})
 
     def info(self) -> dict[str, Any]:
@@ -175,7 +177,7 @@ def verify_part(service: str) -> str:
     return f"verify-{re.sub(r'[^A-Za-z0-9.+=-]+', '-', service)}-{hashlib.sha256(service.encode()).hexdigest()[:6]}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def code_version(stage: str) -> str:
     """Content hash of the source a stage's rows depend on (not of the whole repository: editing the
     CLI or the rollout code does not invalidate designed tasks)."""
@@ -201,13 +203,11 @@ def sort_rows(table: str, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]
     return sorted(dedupe(table, list(rows)), key=lambda r: tuple(r.get(k) for k in key))
 
 
-def persist(wh: Warehouse, run_id: str, part: str, out: BatchOutput, config_hash: str,
-            parts: dict[str, str] | None = None) -> None:
+def persist(wh: Warehouse, run_id: str, part: str, out: BatchOutput, config_hash: str) -> None:
     """Write a batch: each table's part (empty ones too: they mark the batch done), then its failure
-    rows, then resolve earlier failures of the items that now succeeded. `parts` names a part per
-    table where they differ from `part`."""
+    rows, then resolve earlier failures of the items that now succeeded."""
     for table, rows in out.tables.items():
-        wh.write(table, sort_rows(table, rows), run_id=run_id, part=(parts or {}).get(table, part), config_hash=config_hash)
+        wh.write(table, sort_rows(table, rows), run_id=run_id, part=part, config_hash=config_hash)
     record_outcomes(wh, run_id, out, config_hash)
 
 
@@ -232,14 +232,15 @@ def merge_into_part(wh: Warehouse, run_id: str, part: str, out: BatchOutput, con
 
 def run_row(cfg: PipelineConfig, flow: str, status: str, started_at: dt.datetime,
             finished_at: dt.datetime | None = None) -> dict[str, Any]:
-    # The one table with wall-clock times: it records when, every other table records what.
+    # The one table with wall-clock times: it records when, every other table records what. The
+    # warehouse path is left out of the config: the row is in it, wherever it was moved to.
     return {"run_id": cfg.run_id, "flow": flow, "status": status, "code_version": code_version("pipeline"),
-            "seed": cfg.seed, "config_json": cfg.model_dump(mode="json"), "started_at": started_at,
+            "seed": cfg.seed, "config_json": cfg.model_dump(mode="json", exclude={"warehouse"}), "started_at": started_at,
             "finished_at": finished_at}
 
 
 def now_utc() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 # -- services and graph (sample_walks) ------------------------------------------------------------------
@@ -297,7 +298,7 @@ def synthesize(cfg: PipelineConfig) -> tuple[BatchOutput, dict[str, Any]]:
     from compoworld.synthesis.loader import load_specs
 
     paths = [Path(p) for p in cfg.synth_specs] if cfg.synth_specs else None
-    report = run_synth(paths, coder=cfg.synth_coder)
+    report = run_synth(paths, coder=cfg.synth_coder, verify_library_services=False)  # verify is its own stage
     summary = report.summary() if hasattr(report, "summary") else {}
     specs = []
     for s in load_specs(paths).servers:
@@ -364,7 +365,7 @@ class _Designer:
         self._gen: Any = None
         self._next: int | None = None
 
-    def __iter__(self) -> "_Designer":
+    def __iter__(self) -> _Designer:
         return self
 
     def __next__(self) -> int:

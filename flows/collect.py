@@ -9,7 +9,16 @@ from prefect import flow, get_run_logger, task
 from compoworld import pipeline as P
 from compoworld.config import PipelineConfig
 from compoworld.warehouse import Warehouse
-from flows.common import BATCH_TASK, Batch, ConfigArg, Ctx, recorded_run, resolve, run_batches, task_ids_by_batch
+from flows.common import (
+    BATCH_TASK,
+    Batch,
+    ConfigArg,
+    Ctx,
+    recorded_run,
+    resolve,
+    run_batches,
+    task_ids_by_batch,
+)
 
 
 @task(name="collect-batch", **BATCH_TASK)

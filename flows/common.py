@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from prefect import get_run_logger
 from prefect.cache_policies import INPUTS, TASK_SOURCE
@@ -72,10 +73,6 @@ def cache_dir(wh: Warehouse) -> Path:
     return wh.data_dir / ".prefect" / "results"
 
 
-def default_prefect_home(warehouse_root: Path) -> Path:
-    return warehouse_root / "data" / ".prefect" / "home"
-
-
 def make_runner(cfg: PipelineConfig) -> Any:
     """The task runner the config asks for: threads (default), processes, or Dask (a local
     cluster of `workers` processes, or the scheduler at `dask_address`)."""
@@ -84,8 +81,7 @@ def make_runner(cfg: PipelineConfig) -> Any:
 
         if cfg.dask_address:
             return DaskTaskRunner(address=cfg.dask_address)
-        return DaskTaskRunner(cluster_kwargs={"n_workers": cfg.workers, "threads_per_worker": 1, "processes": True,
-                                              "dashboard_address": None})
+        return DaskTaskRunner(cluster_kwargs=local_cluster_kwargs(cfg))
     if cfg.task_runner == "process":
         from prefect.task_runners import ProcessPoolTaskRunner
 
@@ -95,13 +91,44 @@ def make_runner(cfg: PipelineConfig) -> Any:
     return ThreadPoolTaskRunner(max_workers=cfg.workers)
 
 
+def local_cluster_kwargs(cfg: PipelineConfig) -> dict[str, Any]:
+    """A local Dask cluster of `workers` single-threaded processes whose tasks report to this
+    process's Prefect API (without it each worker would start an ephemeral API of its own)."""
+    import logging
+
+    logging.getLogger("distributed").setLevel(logging.WARNING)
+    return {"n_workers": cfg.workers, "threads_per_worker": 1, "processes": True, "dashboard_address": None,
+            "env": {"PREFECT_API_URL": current_api_url()}}
+
+
+def current_api_url() -> str:
+    """The API this process talks to (the ephemeral one included)."""
+    from prefect.client.orchestration import get_client
+
+    return str(get_client(sync_client=True).api_url).rstrip("/")
+
+
+@contextlib.contextmanager
+def workers_share_api(cfg: PipelineConfig) -> Iterator[None]:
+    """Process-pool workers inherit the environment: point them at this process's API while the
+    pool lives, rather than letting each start an ephemeral API of its own."""
+    if cfg.task_runner != "process" or os.environ.get("PREFECT_API_URL"):
+        yield
+        return
+    os.environ["PREFECT_API_URL"] = current_api_url()
+    try:
+        yield
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
+
+
 def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     """Prefect's retry condition: only errors that may go away by themselves are retried."""
     exc = state.result(raise_on_failure=False)
     return isinstance(exc, BaseException) and P.is_transient(exc)
 
 
-BATCH_TASK = dict(persist_result=True, cache_policy=INPUTS + TASK_SOURCE, retry_condition_fn=retry_transient)
+BATCH_TASK: dict[str, Any] = {"persist_result": True, "cache_policy": INPUTS + TASK_SOURCE, "retry_condition_fn": retry_transient}
 
 
 def batch_options(ctx: Ctx, fresh: bool) -> dict[str, Any]:
@@ -132,7 +159,7 @@ def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
     if not batches:
         log.info(f"{stage}: nothing to do")
         return totals
-    with make_runner(ctx.cfg) as runner:
+    with workers_share_api(ctx.cfg), make_runner(ctx.cfg) as runner:
         futures = {}
         for b in batches:
             fresh = b.stale or not all(ctx.wh.has_part(t, ctx.run_id, p) for t, p in b.outputs)
@@ -184,9 +211,10 @@ def recorded_run(ctx: Ctx, flow: str, enabled: bool = True) -> Iterator[None]:
 
 def task_ids_by_batch(ctx: Ctx) -> dict[tuple[int, int], list[str]]:
     """Accepted task ids per instantiate batch, from the warehouse (the index is in the submit phase)."""
-    rows = ctx.wh.query(
-        "SELECT task_id, CAST(json_extract(task_json, '$.phases[#-1].detail.index') AS BIGINT) AS idx "
-        "FROM tasks WHERE run_id = ? ORDER BY idx", [ctx.run_id])
+    rows = ctx.wh.query("""
+        SELECT task_id, (SELECT max(CAST(p->>'$.detail.index' AS BIGINT))
+                         FROM unnest(json_extract(task_json, '$.phases[*]')) AS u(p) WHERE p->>'$.phase' = 'submit') AS idx
+        FROM tasks WHERE run_id = ? ORDER BY idx""", [ctx.run_id])
     out: dict[tuple[int, int], list[str]] = {}
     for r in rows:
         if r["idx"] is not None and r["idx"] < ctx.cfg.tasks:
@@ -194,8 +222,15 @@ def task_ids_by_batch(ctx: Ctx) -> dict[tuple[int, int], list[str]]:
     return out
 
 
-def env_setdefault_prefect_home(warehouse_root: Path) -> None:
-    """Keep Prefect's own state (its local database for the ephemeral API) with the warehouse
-    unless the user chose a home or a server: nothing depends on the user's home directory."""
-    if not os.environ.get("PREFECT_HOME") and not os.environ.get("PREFECT_API_URL"):
-        os.environ["PREFECT_HOME"] = str(default_prefect_home(warehouse_root))
+@contextlib.contextmanager
+def local_run_settings() -> Iterator[None]:
+    """Settings for a run on the ephemeral API (no PREFECT_API_URL). Flow heartbeats exist so a
+    server can tell a crashed run from a live one; an ephemeral API dies with this process, so
+    nothing reads them, and each flow would wait up to a second for its heartbeat thread to end."""
+    if os.environ.get("PREFECT_API_URL"):
+        yield
+        return
+    from prefect.settings import temporary_settings
+
+    with temporary_settings(updates={"flows.heartbeat_frequency": None}):
+        yield

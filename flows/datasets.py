@@ -10,7 +10,15 @@ from prefect import flow, get_run_logger, task
 
 from compoworld import pipeline as P
 from compoworld.warehouse import Warehouse
-from flows.common import BATCH_TASK, Batch, ConfigArg, Ctx, recorded_run, resolve, run_batches
+from flows.common import (
+    BATCH_TASK,
+    Batch,
+    ConfigArg,
+    Ctx,
+    recorded_run,
+    resolve,
+    run_batches,
+)
 
 KINDS = ("sft", "rl")
 

@@ -9,7 +9,15 @@ from prefect import flow, task
 from compoworld import pipeline as P
 from compoworld.config import PipelineConfig
 from compoworld.warehouse import Warehouse
-from flows.common import BATCH_TASK, Batch, ConfigArg, Ctx, recorded_run, resolve, run_batches
+from flows.common import (
+    BATCH_TASK,
+    Batch,
+    ConfigArg,
+    Ctx,
+    recorded_run,
+    resolve,
+    run_batches,
+)
 
 
 @task(name="instantiate-batch", **BATCH_TASK)

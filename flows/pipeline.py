@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from prefect import flow, get_run_logger
 
 from compoworld import pipeline as P
 from flows.collect import collect_flow
-from flows.common import ConfigArg, Ctx, recorded_run, resolve
+from flows.common import ConfigArg, Ctx, local_cluster_kwargs, recorded_run, resolve
 from flows.datasets import datasets_flow
 from flows.instantiate import instantiate_flow
 from flows.sample_walks import sample_walks_flow
@@ -28,7 +29,7 @@ def shared_cluster(ctx: Ctx) -> Iterator[Ctx]:
         return
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=ctx.cfg.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with LocalCluster(**local_cluster_kwargs(ctx.cfg)) as cluster:
         get_run_logger().info(f"dask: local cluster of {ctx.cfg.workers} worker(s) at {cluster.scheduler_address}")
         yield Ctx(ctx.cfg.model_copy(update={"dask_address": cluster.scheduler_address}), ctx.wh)
 

@@ -21,7 +21,7 @@ from prefect.cache_policies import NO_CACHE
 from compoworld import pipeline as P
 from compoworld.config import PipelineConfig
 from compoworld.warehouse import Warehouse, resolve_warehouse_dir
-from flows.common import Ctx, ConfigArg, resolve, retry_transient
+from flows.common import ConfigArg, Ctx, resolve, retry_transient
 
 
 def _with_attempts(out: P.BatchOutput, previous: dict[str, int]) -> P.BatchOutput:
@@ -68,8 +68,8 @@ def retry_items(warehouse: str, config: dict[str, Any], stage: str, items: list[
         outs.append(("sample_walks", P.sample_walks(cfg), False))
     elif stage == "synthesize":
         outs.append(("synthesize", P.synthesize(cfg)[0], False))
-    elif stage == "datasets":
-        # Rebuilt by the pipeline run that follows; here only the failure rows are settled.
+    elif stage in ("datasets", "train"):
+        # One item each, redone by the pipeline run that follows (which resolves the failure).
         return {"succeeded": 0, "failed": 0, "deferred": len(items)}
     else:
         raise ValueError(f"cannot retry stage {stage!r}")
@@ -98,11 +98,16 @@ def retry_failed_flow(warehouse: str | None = None, stage: str | None = None, ru
     log = get_run_logger()
     base = resolve(config, warehouse) if config is not None else None
     wh = base.wh if base else Warehouse(resolve_warehouse_dir(warehouse, None))
-    failures = [f for f in wh.failures(stage) if (run_id is None or f["run_id"] == run_id)
-                and (include_rejected or not f["reason"].startswith("rejected_"))]
+
+    def unresolved() -> tuple[list[dict[str, Any]], int]:
+        rows = [f for f in wh.failures(stage) if run_id is None or f["run_id"] == run_id]
+        todo = [f for f in rows if include_rejected or not f["reason"].startswith("rejected_")]
+        return todo, len(rows) - len(todo)
+
+    failures, rejected = unresolved()
     if not failures:
         log.info("retry-failed: no unresolved failures to retry")
-        return {"retried": 0, "resolved": 0, "still_failing": 0}
+        return {"retried": 0, "resolved": 0, "still_failing": 0, "unresolved_after": 0, "rejected_not_retried": rejected}
     configs = run_configs(wh, sorted({f["run_id"] for f in failures}))
     if base is not None:
         configs.setdefault(base.run_id, base.cfg)
@@ -129,8 +134,7 @@ def retry_failed_flow(warehouse: str | None = None, stage: str | None = None, ru
             log.info(f"retry-failed: stage {st}: {info['succeeded']} resolved, {info['failed']} still failing")
         if resume:
             pipeline_flow(config={**ctx.dump(), "warehouse": str(wh.root)}, warehouse=str(wh.root))
-    # Failures of stages settled by the pipeline run (datasets) resolve there; count what is left.
-    left = [f for f in wh.failures(stage) if (run_id is None or f["run_id"] == run_id)
-            and (include_rejected or not f["reason"].startswith("rejected_"))]
-    report["unresolved_after"] = len(left)
+    # Failures of stages settled by the pipeline run (datasets, train) resolve there; count what is left.
+    left, rejected = unresolved()
+    report["unresolved_after"], report["rejected_not_retried"] = len(left), rejected
     return report

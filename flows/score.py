@@ -10,7 +10,16 @@ from compoworld import pipeline as P
 from compoworld.config import PipelineConfig
 from compoworld.rollout.trajectory import group_id
 from compoworld.warehouse import Warehouse
-from flows.common import BATCH_TASK, Batch, ConfigArg, Ctx, recorded_run, resolve, run_batches, task_ids_by_batch
+from flows.common import (
+    BATCH_TASK,
+    Batch,
+    ConfigArg,
+    Ctx,
+    recorded_run,
+    resolve,
+    run_batches,
+    task_ids_by_batch,
+)
 
 
 @task(name="score-batch", **BATCH_TASK)

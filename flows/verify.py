@@ -9,7 +9,14 @@ from prefect import flow, get_run_logger, task
 from compoworld import pipeline as P
 from compoworld.config import PipelineConfig
 from compoworld.warehouse import Warehouse
-from flows.common import BATCH_TASK, Batch, ConfigArg, recorded_run, resolve, run_batches
+from flows.common import (
+    BATCH_TASK,
+    Batch,
+    ConfigArg,
+    recorded_run,
+    resolve,
+    run_batches,
+)
 
 
 @task(name="verify-service", **BATCH_TASK)

@@ -53,6 +53,8 @@ def print_summary(result: dict[str, Any], seconds: float) -> None:
     fails = result.get("unresolved_failures") or []
     if fails:
         print("  unresolved failures: " + ", ".join(f"{f['stage']}/{f['reason']}: {f['n']}" for f in fails))
+        if any(not f["reason"].startswith("rejected_") for f in fails):
+            print(f"  (re-run only the failed items with: compoworld retry-failed --warehouse {result['warehouse']})")
     print("\nRows in the warehouse (all runs; same as `compoworld warehouse stats`):")
     for table, n in result["stats"].items():
         if n:
@@ -74,9 +76,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         result = run_pipeline(cfg, wh, log=log)
     else:
         _prefect_env(wh.root, quiet=args.json)
+        from flows.common import local_run_settings
         from flows.pipeline import pipeline_flow
 
-        result = pipeline_flow(config=args.config, warehouse=str(wh.root), overrides=overrides)
+        with local_run_settings():
+            result = pipeline_flow(config=args.config, warehouse=str(wh.root), overrides=overrides)
     seconds = time.perf_counter() - t0
     if args.json:
         print_json({**result, "seconds": round(seconds, 1)})
@@ -98,20 +102,25 @@ def cmd_retry_failed(args: argparse.Namespace) -> int:
         config_wh = load_config(args.config).warehouse
     wh = Warehouse(resolve_warehouse_dir(args.warehouse, config_wh))
     _prefect_env(wh.root, quiet=args.json)
+    from flows.common import local_run_settings
     from flows.retry import retry_failed_flow
 
-    report = retry_failed_flow(warehouse=str(wh.root), stage=args.stage, run_id=args.run, config=args.config,
-                               include_rejected=args.include_rejected, resume=not args.no_resume)
+    with local_run_settings():
+        report = retry_failed_flow(warehouse=str(wh.root), stage=args.stage, run_id=args.run, config=args.config,
+                                   include_rejected=args.include_rejected, resume=not args.no_resume)
     if args.json:
         print_json(report)
     else:
         print(f"retried {report['retried']} item(s): {report['resolved']} resolved, {report['still_failing']} still failing; "
-              f"{report.get('unresolved_after', 0)} unresolved failure(s) left")
+              f"{report['unresolved_after']} unresolved failure(s) left")
+        if report.get("rejected_not_retried"):
+            print(f"({report['rejected_not_retried']} task(s) rejected by the designer or the probe were not retried: "
+                  "a rejection is deterministic; --include-rejected re-designs them)")
     return 0 if report["still_failing"] == 0 else 1
 
 
 def cmd_deploy(args: argparse.Namespace) -> int:
-    cfg, wh, overrides = _resolve(args)
+    _, wh, overrides = _resolve(args)
     os.environ.setdefault("PREFECT_API_URL", DEFAULT_API_URL)
     _prefect_env(wh.root)
     import httpx
