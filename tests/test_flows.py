@@ -27,7 +27,7 @@ from compoworld.tasks.model import Task
 from compoworld.warehouse import TABLES, Warehouse
 
 ROOT = Path(__file__).resolve().parents[1]
-SMALL: dict[str, Any] = {"tasks": 6, "group_size": 2, "batch_size": 2, "agents": ["reference", "perturbed"],
+SMALL: dict[str, Any] = {"services_from": "library", "tasks": 6, "group_size": 2, "batch_size": 2, "agents": ["reference", "perturbed"],
                          "stages": {"verify": False, "datasets": True}, "retries": 2, "retry_backoff_s": 0.0}
 # Tables whose content the pipeline decides; `runs` holds wall-clock times, `failures` what went wrong.
 CONTENT = [t for t in TABLES if t not in ("runs", "failures", "datasets")]
