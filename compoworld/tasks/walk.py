@@ -24,11 +24,13 @@ def sample_walk(g: nx.DiGraph, rng: random.Random, cfg: WalkConfig = WalkConfig(
     at least one revisit. The service set is drawn uniformly among those the graph connects, so task
     sets stay diverse; distractors are other services of the graph. None if the graph cannot."""
     length = rng.randint(cfg.min_length, cfg.max_length)
-    nodes = sorted(n for n in g.nodes if g.out_degree(n) > 0 and g.in_degree(n) > 0)
+    nodes = _walkable(g)
     if len(nodes) < cfg.n_services or length <= cfg.n_services:
         return None
     for _ in range(cfg.attempts):
         chosen = sorted(services) if services else sorted(rng.sample(nodes, cfg.n_services))
+        if not services and not _can_write(g, chosen):
+            continue
         sub = g.subgraph(chosen)
         if not nx.is_strongly_connected(sub):
             continue
@@ -45,14 +47,27 @@ def service_sets(g: nx.DiGraph, cfg: WalkConfig, seed: int, limit: int = 200_000
     from itertools import combinations
     from math import comb
 
-    nodes = sorted(n for n in g.nodes if g.out_degree(n) > 0 and g.in_degree(n) > 0)
+    nodes = _walkable(g)
     if comb(len(nodes), cfg.n_services) > limit:
         return None
     succ = {n: set(g.successors(n)) for n in nodes}
     pred = {n: set(g.predecessors(n)) for n in nodes}
-    sets = [list(c) for c in combinations(nodes, cfg.n_services) if _strongly_connected(set(c), succ, pred)]
+    sets = [list(c) for c in combinations(nodes, cfg.n_services)
+            if _strongly_connected(set(c), succ, pred) and _can_write(g, list(c))]
     random.Random(f"sets/{seed}").shuffle(sets)
     return sets
+
+
+def _walkable(g: nx.DiGraph) -> list[str]:
+    """Services a walk can pass through: joined both ways, and able to hand a value on (a lookup)."""
+    return sorted(n for n, data in g.nodes(data=True) if g.out_degree(n) > 0 and g.in_degree(n) > 0
+                  and (data.get("profile") is None or data["profile"].lookups))
+
+
+def _can_write(g: nx.DiGraph, chosen: list[str], at_least: int = 2) -> bool:
+    """Enough of the chosen services can write (a task ends with a write, and most write on the way)."""
+    profiles = [g.nodes[n].get("profile") for n in chosen]
+    return sum(p is None or bool(p.actions) for p in profiles) >= at_least
 
 
 def _strongly_connected(members: set[str], succ: dict[str, set[str]], pred: dict[str, set[str]]) -> bool:
