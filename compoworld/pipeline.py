@@ -45,7 +45,7 @@ import orjson
 from compoworld.config import PipelineConfig
 from compoworld.services.registry import all_services
 from compoworld.services.service import Service
-from compoworld.tasks.factory import Rejection, TaskConfig, iter_tasks
+from compoworld.tasks.factory import Factory, Rejection, TaskConfig
 from compoworld.tasks.graph import build_graph, edge_records
 from compoworld.tasks.model import Task
 from compoworld.tasks.records import criterion_key, task_rows
@@ -354,48 +354,16 @@ def task_config(cfg: PipelineConfig) -> TaskConfig:
     return TaskConfig(n=cfg.tasks, seed=cfg.seed, services_from=cfg.services_from)
 
 
-class _Designer:
-    """Designs tasks one index at a time through `tasks.factory.iter_tasks`, which builds the
-    dependency graph once per generator: the generator is kept alive and fed one index per call
-    (this object is its index iterator), so a batch pays for the graph once, not per task. An
-    exception kills a generator; the next call starts a fresh one."""
-
-    def __init__(self, tcfg: TaskConfig, classes: dict[str, type[Service]]) -> None:
-        self.tcfg, self.classes = tcfg, classes
-        self._gen: Any = None
-        self._next: int | None = None
-
-    def __iter__(self) -> _Designer:
-        return self
-
-    def __next__(self) -> int:
-        if self._next is None:
-            raise StopIteration
-        index, self._next = self._next, None
-        return index
-
-    def design(self, index: int) -> Task | Rejection:
-        if self._gen is None:
-            self._gen = iter_tasks(self.tcfg, self.classes, indexes=self)
-        self._next = index
-        try:
-            return next(self._gen)
-        except BaseException:
-            self._gen = None
-            raise
-
-
-_local = threading.local()  # a generator is single-threaded: one designer per thread
+_local = threading.local()  # one factory per thread and config: the graph is built once, not per task
 
 
 def design_one(cfg: PipelineConfig, index: int) -> Task | Rejection:
     """Design, probe and submit task `index` of the config (the unit an instantiate item retries)."""
     key = (cfg.seed, cfg.tasks, cfg.services_from)
-    designers = _local.__dict__.setdefault("designers", {})
-    designer = designers.get(key)
-    if designer is None:
-        designer = designers[key] = _Designer(task_config(cfg), service_classes(cfg))
-    return designer.design(index)
+    factories = _local.__dict__.setdefault("factories", {})
+    if key not in factories:
+        factories[key] = Factory(task_config(cfg), service_classes(cfg))
+    return factories[key].make(index)
 
 
 def instantiate(cfg: PipelineConfig, indexes: Iterable[int]) -> BatchOutput:

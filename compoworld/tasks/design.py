@@ -22,7 +22,7 @@ from compoworld.tasks.checks import evaluate, matching
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Criterion, Extract, PlanStep, Walk, Where
-from compoworld.tasks.solution import pick, resolve
+from compoworld.tasks.solution import pick, resolve, variables
 
 TEXT_SEMS = {"title", "text"}
 TYPE_WEIGHT = {"email": 8.0, "person_name": 4.0, "company_name": 4.0, "title": 2.0, "date": 1.5}
@@ -543,7 +543,7 @@ class Designer:
             raise DesignError("no stale revisit")
         self.visits = visits
         final = self.d.env.state()
-        used = {v for step in self.d.plan for v in _vars(step.arguments)}
+        used = {v for step in self.d.plan for v in variables(step.arguments)}
         self.d.stale = {v: old for v, old in self.d.stale.items() if v in used}  # a trap only if the value is used
         # A later write may supersede an earlier one (the same field updated twice): keep what holds.
         self.d.criteria = [c for c in self.d.criteria if c.check.kind != "field_equals" or evaluate(c.check, self.d.initial, final)]
@@ -646,16 +646,6 @@ def _after(value: Any, sem: str) -> Any:
         return value
     end = start + (timedelta(hours=1) if sem == "datetime" and "T" in text else timedelta(days=2))
     return end.strftime("%Y-%m-%dT%H:%M:%SZ") if sem == "datetime" else end.strftime("%Y-%m-%d")
-
-
-def _vars(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        if set(value) == {"$var"}:
-            return {value["$var"]}
-        return set().union(*(_vars(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(_vars(v) for v in value)) if value else set()
-    return set()
 
 
 def _joinable(sem: str) -> bool:

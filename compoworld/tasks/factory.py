@@ -17,7 +17,7 @@ from compoworld.tasks.design import Designer, DesignError
 from compoworld.tasks.graph import build_graph
 from compoworld.tasks.instruction import leaks, render
 from compoworld.tasks.model import PhaseRecord, Task
-from compoworld.tasks.solution import execute
+from compoworld.tasks.solution import execute, literal_strings
 from compoworld.tasks.walk import WalkConfig, sample_walk, service_sets
 
 
@@ -104,19 +104,8 @@ def _hidden(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
     """Values the agent must discover: bound from an observation before any argument states them."""
     given: set[str] = set()
     hidden: list[Any] = []
-
-    def collect(value: Any) -> None:
-        if isinstance(value, dict) and set(value) != {"$var"}:
-            for v in value.values():
-                collect(v)
-        elif isinstance(value, list):
-            for v in value:
-                collect(v)
-        elif isinstance(value, str):
-            given.add(value.lower())
-
     for step in plan:
-        collect(step.arguments)
+        given.update(s.lower() for s in literal_strings(step.arguments))
         for ex in step.extract:
             value = bindings.get(ex.var)
             if not (isinstance(value, str) and value.lower() in given):
@@ -180,30 +169,39 @@ def _submit(walk: Any, world: int, designer: Designer, d: Any, attempt: int, ins
     return task
 
 
-def iter_tasks(cfg: TaskConfig, classes: dict[str, type[Service]] | None = None,
-               indexes: Iterator[int] | None = None) -> Iterator[Task | Rejection]:
-    """Design and probe tasks one by one: an accepted Task, or a Rejection with its reason."""
-    classes = classes or all_services(cfg.services_from)
-    graph = build_graph(classes.values())
-    sets = service_sets(graph, cfg.walk, cfg.seed)
-    for index in indexes if indexes is not None else range(cfg.n):
+class Factory:
+    """What designing needs once per service library: the classes, their graph and the service sets.
+    `make(index)` designs, probes and submits one task (the unit a pipeline batch or retry runs)."""
+
+    def __init__(self, cfg: TaskConfig, classes: dict[str, type[Service]] | None = None) -> None:
+        self.cfg = cfg
+        self.classes = classes or all_services(cfg.services_from)
+        self.graph = build_graph(self.classes.values())
+        self.sets = service_sets(self.graph, cfg.walk, cfg.seed)
+
+    def make(self, index: int) -> Task | Rejection:
         try:
-            task = design_task(index, cfg, classes, graph, sets)
+            task = design_task(index, self.cfg, self.classes, self.graph, self.sets)
         except DesignError as exc:
-            yield Rejection(index=index, phase="design", reason=exc.reason)
-            continue
+            return Rejection(index=index, phase="design", reason=exc.reason)
         try:
-            problems, detail = probe(task, classes)
+            problems, detail = probe(task, self.classes)
         except Exception as exc:  # e.g. a planted record the state model refuses: recorded, never a crash
-            yield Rejection(index=index, phase="probe", reason=f"error: {type(exc).__name__}", walk=task.walk.model_dump())
-            continue
+            return Rejection(index=index, phase="probe", reason=f"error: {type(exc).__name__}", walk=task.walk.model_dump())
         if problems:
-            yield Rejection(index=index, phase="probe", reason=problems[0], walk=task.walk.model_dump())
-            continue
+            return Rejection(index=index, phase="probe", reason=problems[0], walk=task.walk.model_dump())
         task.phases.append(PhaseRecord(phase="probe", detail=detail))
         task.id = task.content_id()
         task.phases.append(PhaseRecord(phase="submit", detail={"id": task.id, "index": index}))
-        yield task
+        return task
+
+
+def iter_tasks(cfg: TaskConfig, classes: dict[str, type[Service]] | None = None,
+               indexes: Iterator[int] | None = None) -> Iterator[Task | Rejection]:
+    """Design and probe tasks one by one: an accepted Task, or a Rejection with its reason."""
+    factory = Factory(cfg, classes)
+    for index in indexes if indexes is not None else range(cfg.n):
+        yield factory.make(index)
 
 
 class FactoryReport(BaseModel):

@@ -11,6 +11,7 @@ from typing import Any
 
 from compoworld.llm import chat
 from compoworld.tasks.instruction import leaks
+from compoworld.tasks.solution import literal_strings
 
 PROMPT = (
     "Rewrite this request from a colleague so it reads naturally, as one short message. Keep every quoted "
@@ -22,19 +23,8 @@ PROMPT = (
 def required_mentions(plan: list[Any], services: list[str]) -> list[str]:
     """Literal strings the agent is given in the plan's arguments, plus the services of the walk."""
     out: list[str] = list(services)
-
-    def collect(value: Any) -> None:
-        if isinstance(value, dict) and set(value) != {"$var"}:
-            for v in value.values():
-                collect(v)
-        elif isinstance(value, list):
-            for v in value:
-                collect(v)
-        elif isinstance(value, str) and value:
-            out.append(value)
-
     for step in plan:
-        collect(step.arguments)
+        out.extend(s for s in literal_strings(step.arguments) if s)
     return list(dict.fromkeys(out))
 
 

@@ -22,6 +22,24 @@ def resolve(value: Any, bindings: Mapping[str, Any]) -> Any:
     return value
 
 
+def literal_strings(value: Any) -> list[str]:
+    """The strings an argument states outright (not `{"$var": ...}` references), in order."""
+    if isinstance(value, dict):
+        return [] if set(value) == {"$var"} else [s for v in value.values() for s in literal_strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in literal_strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def variables(value: Any) -> set[str]:
+    """The variables an argument refers to."""
+    if isinstance(value, dict):
+        return {value["$var"]} if set(value) == {"$var"} else {n for v in value.values() for n in variables(v)}
+    if isinstance(value, list):
+        return {n for v in value for n in variables(v)}
+    return set()
+
+
 def pick(data: Any, ex: Extract, bindings: Mapping[str, Any], choose: int = 0) -> Any:
     """The value of `ex.field` in the matching item of an observation (None if nothing matches).
     `choose` > 0 takes a later match or, failing that, a near miss: how agents grab the wrong record."""
