@@ -8,34 +8,25 @@ a process pool or on a Dask cluster writes the same rows under the same run id.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any, Literal
 
-import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from compoworld.canonical import content_hash
+from compoworld.errors import UserError
+from compoworld.stages.registry import DEFAULT_SCHEDULES, EXTRA_FLOWS, OPTIONAL, STAGE_NAMES
+
 DEFAULT_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "default.yaml"
 
-FLOW_NAMES = ("pipeline", "synthesize", "verify", "sample_walks", "instantiate", "collect", "score",
-              "datasets", "train", "retry_failed")
+# Every flow a deployment can serve: the stages (in order) and the extra flows.
+FLOW_NAMES = (*EXTRA_FLOWS, *STAGE_NAMES)
 
 
 # Fields that only decide how a run is executed: they never change a row, so not the run id.
 RUNTIME_FIELDS = {"warehouse", "stages", "datasets_dir", "task_runner", "workers", "dask_address", "retries",
                   "retry_backoff_s", "cache", "schedules"}
-
-
-class StagesConfig(BaseModel):
-    """Which optional stages the pipeline runs (walks, tasks, rollouts and rewards always run)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    synthesize: bool = False  # compile services from MCP specs first (compoworld.synthesis.run_synth)
-    verify: bool = True  # verify every service of the run into service_checks
-    datasets: bool = True  # assemble SFT/RL datasets (compoworld.datasets.build_datasets), when available
-    train: bool = False  # launch a training job (compoworld.training), when available
 
 
 class PipelineConfig(BaseModel):
@@ -53,7 +44,8 @@ class PipelineConfig(BaseModel):
 
     # -- how it is run (left out of the digest) --
     warehouse: str = "warehouse"
-    stages: StagesConfig = StagesConfig()
+    # The optional stages switched on or off (the registry says which are optional, and their defaults).
+    stages: dict[str, bool] = Field(default_factory=lambda: dict(OPTIONAL))
     datasets_dir: str = "out/datasets"
     task_runner: Literal["thread", "process", "dask"] = "thread"
     workers: int = Field(1, ge=1)  # thread/process pool size, or local Dask cluster workers
@@ -61,11 +53,7 @@ class PipelineConfig(BaseModel):
     retries: int = Field(2, ge=0)  # Prefect retries of a batch after a transient error
     retry_backoff_s: float = Field(2.0, ge=0)  # exponential backoff: b, 2b, 4b, ... seconds
     cache: bool = True  # reuse a batch whose inputs and code did not change
-    schedules: dict[str, str | None] = Field(default_factory=lambda: {
-        "pipeline": "0 2 * * *", "retry_failed": "0 * * * *", "synthesize": "0 1 * * 0", "verify": "30 1 * * *",
-        "sample_walks": "0 3 * * 0", "instantiate": "15 3 * * 0", "collect": "30 3 * * 0", "score": "45 3 * * 0",
-        "datasets": "0 4 * * 0", "train": None,
-    })  # cron per deployment (None: deployed without a schedule)
+    schedules: dict[str, str | None] = Field(default_factory=lambda: dict(DEFAULT_SCHEDULES))  # cron per deployment
 
     @field_validator("schedules")
     @classmethod
@@ -75,9 +63,27 @@ class PipelineConfig(BaseModel):
             raise ValueError(f"schedules for unknown flows {unknown}; flows: {', '.join(FLOW_NAMES)}")
         return value
 
+    @field_validator("agents")
+    @classmethod
+    def _known_agents(cls, value: list[str]) -> list[str]:
+        bad = [a for a in value if a not in ("reference", "perturbed") and not (a.startswith("litellm:") and len(a) > 8)]
+        if bad:
+            raise ValueError(f"unknown agents {bad}; agents are reference, perturbed or litellm:MODEL")
+        return value
+
+    @field_validator("stages")
+    @classmethod
+    def _optional_stages(cls, value: dict[str, bool]) -> dict[str, bool]:
+        unknown = sorted(set(value) - set(OPTIONAL))
+        if unknown:
+            raise ValueError(f"stages {unknown} cannot be switched; optional stages: {', '.join(OPTIONAL)}")
+        return {**OPTIONAL, **value}
+
+    def stage_enabled(self, name: str) -> bool:
+        return self.stages.get(name, True)
+
     def digest(self) -> str:
-        body = self.model_dump(mode="json", exclude=RUNTIME_FIELDS)
-        return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+        return content_hash(self.model_dump(mode="json", exclude=RUNTIME_FIELDS), 12)
 
     @property
     def run_id(self) -> str:
@@ -85,6 +91,10 @@ class PipelineConfig(BaseModel):
 
 
 def load_config(path: str | Path | None = None, overrides: dict[str, Any] | None = None) -> PipelineConfig:
-    with open(path or DEFAULT_CONFIG) as fh:
+    source = Path(path or DEFAULT_CONFIG)
+    with open(source) as fh:
         body = yaml.safe_load(fh) or {}
+    if not isinstance(body, dict):
+        raise UserError(f"config {source} must be a mapping of settings (key: value), not a {type(body).__name__}; "
+                        f"see {DEFAULT_CONFIG.name} for the keys")
     return PipelineConfig.model_validate({**body, **(overrides or {})})

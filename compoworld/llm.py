@@ -80,11 +80,12 @@ def _load(path: Path) -> None:
 
 
 def request_key(request: dict[str, Any]) -> str:
+    # `default=str` lets non-JSON values (a pydantic model, a path) key the cache by their text.
     return hashlib.sha256(orjson.dumps(request, option=orjson.OPT_SORT_KEYS, default=str)).hexdigest()
 
 
 def cache_entries() -> list[dict[str, Any]]:
-    """Every cached call (key, model, request, response, usage) for the warehouse `llm_cache` table."""
+    """Every cached call (key, model, request, response, usage) in the JSONL cache file."""
     path = _cache_file()
     with _lock:
         _load(path)

@@ -6,9 +6,16 @@ one view per table over those parts plus the SQL views of ``warehouse/views.sql`
 
 Contracts this module keeps:
 
-- **Atomic**: a part is written to a temp file in its own directory (suffix ``.tmp``, so it never
-  matches the ``*.parquet`` glob), fsynced, then ``os.replace``d into place. A reader sees the
+- **Atomic**: a part is written through `compoworld.atomic` (temp file in its own directory,
+  suffix ``.tmp`` so it never matches the ``*.parquet`` glob, fsync, rename). A reader sees the
   old part or the new one, never half of one; a crash leaves at most an invisible temp file.
+- **Complete**: a part records its row count in its Parquet footer (key-value metadata
+  ``compoworld.num_rows``). A part is done (`has_part`) only when its footer reads and the count
+  matches; a damaged part (truncated, garbage, wrong count) counts as missing, so the next run
+  rewrites it, and reads skip it with a warning that names it (`check()` lists them all).
+- **Safe to query**: `read_query` runs a user's SQL as one read statement on a connection that can
+  read only the warehouse's own files and whose configuration is locked.
+- **One writer at a time**: runs hold `lock()` (an exclusive ``flock`` on ``data/.lock``).
 - **Idempotent**: the caller derives the part name from the run and item ids (see `part_name`),
   so a retried step rewrites its own part instead of adding a copy.
 - **One copy per logical row**: each table declares a key; its view keeps one row per key even if
@@ -24,35 +31,38 @@ and a test keeps the two equal.
 
 from __future__ import annotations
 
-import csv
+import contextlib
 import datetime as dt
+import fcntl
 import hashlib
-import io
 import json
-import math
+import logging
 import numbers
 import os
 import re
 import shutil
-import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Iterable, Iterator, Literal, Sequence
 
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from compoworld.atomic import TEMP_SUFFIX, atomic_write
+from compoworld.errors import UserError, one_line
+
 ENV_VAR = "COMPOWORLD_WAREHOUSE"
 PART_SUFFIX = ".parquet"
-TEMP_SUFFIX = ".tmp"
 SQL_DIR = Path(__file__).resolve().parent.parent / "warehouse"
+ROW_COUNT_KEY = b"compoworld.num_rows"  # Parquet footer key: the rows the writer wrote
+LOCK_FILE = ".lock"  # under data/: held (flock) by the run writing the warehouse, holds its pid
+SKIPPED_CHECK_PREFIX = "[skip]"  # service_checks.detail of a check that could not be set up
+
+log = logging.getLogger(__name__)
 
 ColumnType = Literal["string", "int", "float", "bool", "timestamp", "json"]
-OutputFormat = Literal["table", "json", "csv"]
 
 _ARROW_TYPES: dict[str, pa.DataType] = {
     "string": pa.string(),
@@ -159,7 +169,7 @@ TABLES: dict[str, TableSpec] = {
         ),
         _table(
             "services", "services available to compose: first-party library and compiled", ["run_id", "service_id"],
-            _c("service_id", "string", "content hash of the service definition", required=True),
+            _c("service_id", "string", "name@version of the service", required=True),
             _c("name", "string", "service name (tool namespace)", required=True),
             _c("version", "string", "service version"),
             _c("origin", "string", "library | compiled"),
@@ -172,7 +182,7 @@ TABLES: dict[str, TableSpec] = {
         ),
         _table(
             "tools", "one row per tool of a service", ["run_id", "tool_id"],
-            _c("tool_id", "string", "content hash of the tool spec", required=True),
+            _c("tool_id", "string", "namespaced tool name (service__tool)", required=True),
             _c("service_id", "string", "services.service_id"),
             _c("service", "string", "service name", required=True),
             _c("name", "string", "tool name without the service namespace", required=True),
@@ -187,17 +197,17 @@ TABLES: dict[str, TableSpec] = {
         ),
         _table(
             "service_checks", "results of verifying a service (one row per check)", ["run_id", "check_id"],
-            _c("check_id", "string", "content hash of (service_id, check_name)", required=True),
+            _c("check_id", "string", "chk_ + content hash of (service_id, position, tool, check_name)", required=True),
             _c("service_id", "string", "services.service_id"),
             _c("service", "string", "service name", required=True),
             _c("check_name", "string", "which check (schema, determinism, rollback, ...)", required=True),
             _c("passed", "bool", "whether the check passed", required=True),
-            _c("detail", "string", "what failed, or a short summary"),
+            _c("detail", "string", "what failed, or a short summary; starts with '[skip]' when the check was skipped (passed is false)"),
         ),
         _table(
             "graph_edges", "service dependency graph: A -> B when A produces a value B consumes", ["run_id", "edge_id"],
-            _c("edge_id", "string", "content hash of the edge", required=True),
-            _c("graph_id", "string", "content hash of the whole graph"),
+            _c("edge_id", "string", "src_tool>dst_tool:semantic_type", required=True),
+            _c("graph_id", "string", "graph_ + content hash of the graph's edge ids"),
             _c("src_service", "string", "producing service", required=True),
             _c("src_tool", "string", "producing tool"),
             _c("dst_service", "string", "consuming service", required=True),
@@ -205,19 +215,25 @@ TABLES: dict[str, TableSpec] = {
             _c("semantic_type", "string", "semantic type of the value that flows", required=True),
         ),
         _table(
-            "walks", "random walks over the dependency graph", ["run_id", "walk_id"],
-            _c("walk_id", "string", "content hash of the walk", required=True),
+            "walks", "walks drawn over the dependency graph: each task's candidates, in the order they are tried",
+            ["run_id", "walk_id"],
+            _c("walk_id", "string", "content hash of the draw (task index, attempt, walk, world)", required=True),
+            _c("task_index", "int", "the task (index in its run) the walk was drawn for", required=True),
+            _c("attempt", "int", "position among the task's draws; the designer tries them in order", required=True),
             _c("graph_id", "string", "graph_edges.graph_id walked"),
-            _c("seed", "int", "seed of the walk"),
+            _c("seed", "int", "root seed of the run"),
+            _c("world", "int", "seed of the world the task is designed in"),
             _c("length", "int", "length of the visit sequence"),
             _c("services_json", "json", "selected services (list)"),
             _c("distractors_json", "json", "distractor services (list)"),
             _c("sequence_json", "json", "visit sequence of services (list)"),
+            _c("walk_json", "json", "the whole walk (services, distractors, visits, edge types, revisits)"),
         ),
         _table(
             "tasks", "accepted cross-service tasks", ["run_id", "task_id"],
             _c("task_id", "string", "content hash of the task", required=True),
-            _c("walk_id", "string", "walks.walk_id it instantiates"),
+            _c("task_index", "int", "index of the task in its run (its instantiate item)", required=True),
+            _c("walk_id", "string", "walks.walk_id of the draw it instantiates"),
             _c("seed", "int", "environment seed"),
             _c("instruction", "string", "the instruction given to the agent"),
             _c("services_json", "json", "services in the environment (list, distractors included)"),
@@ -233,9 +249,9 @@ TABLES: dict[str, TableSpec] = {
         _table(
             "rubric_criteria", "the rubric of each task: one row per criterion", ["run_id", "task_id", "criterion_id"],
             _c("task_id", "string", "tasks.task_id", required=True),
-            _c("criterion_id", "string", "content hash of the criterion", required=True),
+            _c("criterion_id", "string", "task_id:cN (the task, then the criterion's id within its rubric)", required=True),
             _c("ordinal", "int", "position in the rubric"),
-            _c("kind", "string", "criterion kind (final_state, trajectory, no_collateral, ...)"),
+            _c("kind", "string", "goal | negative (a goal the agent must reach, or a thing it must not do)"),
             _c("service", "string", "service the criterion is about; NULL when cross-service"),
             _c("description", "string", "what the criterion requires, in words"),
             _c("weight", "float", "static weight, if any"),
@@ -246,9 +262,8 @@ TABLES: dict[str, TableSpec] = {
             _c("task_id", "string", "tasks.task_id", required=True),
             _c("step", "int", "0-based position", required=True),
             _c("tool", "string", "namespaced tool name (service__tool)"),
-            _c("arguments_json", "json", "call arguments"),
-            _c("result_json", "json", "observation returned"),
-            _c("is_error", "bool", "whether the observation was an error"),
+            _c("arguments_json", "json", "call arguments ({'$var': name} where the value is discovered)"),
+            _c("purpose", "string", "lookup | write | update"),
         ),
         _table(
             "trajectories", "agent rollouts on tasks", ["run_id", "trajectory_id"],
@@ -280,7 +295,7 @@ TABLES: dict[str, TableSpec] = {
             _c("task_id", "string", "tasks.task_id"),
             _c("group_id", "string", "rollout group"),
             _c("criterion_id", "string", "rubric_criteria.criterion_id", required=True),
-            _c("kind", "string", "criterion kind (copied from the rubric)"),
+            _c("kind", "string", "goal | negative (copied from the rubric)"),
             _c("service", "string", "service the criterion is about (copied from the rubric)"),
             _c("passed", "bool", "whether it passed", required=True),
             _c("score", "float", "partial score in [0, 1]"),
@@ -315,15 +330,6 @@ TABLES: dict[str, TableSpec] = {
             _c("error", "string", "error message"),
             _c("attempts", "int", "attempts made before giving up", required=True),
             _c("resolved", "bool", "a later attempt succeeded", required=True),
-        ),
-        _table(
-            "llm_cache", "cached LLM completions (shared across runs)", ["cache_key"],
-            _c("cache_key", "string", "content hash of the request", required=True),
-            _c("model", "string", "model string"),
-            _c("request_json", "json", "the request (messages, tools, params)"),
-            _c("response_json", "json", "the response"),
-            _c("prompt_tokens", "int", "prompt tokens"),
-            _c("completion_tokens", "int", "completion tokens"),
         ),
     )
 }
@@ -454,51 +460,85 @@ def resolve_warehouse_dir(cli_value: str | None, config_value: str | None) -> Pa
     return Path.cwd() / "warehouse"
 
 
-def _fsync_dir(path: Path) -> None:
-    # The rename is durable only once the directory entry is; not every platform allows this.
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+# -- complete parts ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DamagedPart:
+    """A part file that is not a complete part: reads skip it and `has_part` calls it missing."""
+
+    table: str
+    run_id: str
+    path: Path
+    reason: str
 
 
-def _atomic_write_parquet(data: pa.Table, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+@dataclass
+class _PartCheck:
+    version: tuple[int, int, int]  # (size, mtime_ns, inode) of the file the check read
+    problem: str | None
+    warned: bool = False
+
+
+# One check per part file version, per process: a rewrite renames a new file into place (a new
+# version), so it is checked again, while an unchanged part's footer is read once. This keeps
+# `connect()` cheap on warehouses with thousands of parts.
+_part_checks: dict[str, _PartCheck] = {}
+
+
+def _footer_problem(path: Path) -> str | None:
+    """Why the Parquet file at ``path`` is not a complete part, or None when it is."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            pq.write_table(data, f, compression="zstd")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(path.parent)
+        meta = pq.read_metadata(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:  # truncated, garbage, unreadable
+        return f"unreadable Parquet footer: {one_line(str(exc))}"
+    recorded = (meta.metadata or {}).get(ROW_COUNT_KEY)
+    if recorded is None:
+        return None  # written before row counts were recorded: a readable footer means the write ended
+    if recorded != str(meta.num_rows).encode():
+        return f"the footer holds {meta.num_rows} rows but {recorded.decode(errors='replace')} were written"
+    return None
+
+
+def _check_part(path: Path, fresh: bool = False) -> _PartCheck | None:
+    """The (cached) check of the part file at ``path``; None when there is no such file."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    version = (st.st_size, st.st_mtime_ns, st.st_ino)
+    check = _part_checks.get(str(path))
+    if fresh or check is None or check.version != version:
+        check = _PartCheck(version, _footer_problem(path))
+        _part_checks[str(path)] = check
+    return check
+
+
+def _is_complete(path: Path) -> bool:
+    """Whether ``path`` holds a complete part; the first time a damaged one is seen, a warning names it."""
+    check = _check_part(path)
+    if check is None:
+        return False
+    if check.problem is not None and not check.warned:
+        check.warned = True
+        log.warning("damaged part %s (%s): reads skip it and the next run rewrites it; "
+                    "'compoworld warehouse check' lists every damaged part", path, check.problem)
+    return check.problem is None
 
 
 def _sql_str(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _view_sql(spec: TableSpec, glob: str | None) -> str:
+def _view_sql(spec: TableSpec, parts: Sequence[Path]) -> str:
     """A typed view over a table's parts, one row per key; zero rows with the same columns if no parts."""
     cols = [(f'"{c.name}"', _SQL_TYPES[c.type]) for c in spec.columns]
     empty = ", ".join(f"CAST(NULL AS {t}) AS {n}" for n, t in cols) + ", CAST(NULL AS VARCHAR) AS filename"
     source = f"SELECT * FROM (SELECT {empty}) WHERE false"
-    if glob is not None:
-        # union_by_name: parts written before a column was added still read, with NULLs there.
+    if parts:
+        # An explicit file list, not a glob: damaged parts are left out. union_by_name: parts written
+        # before a column was added still read, with NULLs there.
+        files = ", ".join(_sql_str(str(p)) for p in parts)
         source += (
-            f"\n  UNION ALL BY NAME SELECT * FROM read_parquet({_sql_str(glob)}, "
+            f"\n  UNION ALL BY NAME SELECT * FROM read_parquet([{files}], "
             "union_by_name = true, hive_partitioning = false, filename = true)"
         )
     select = ", ".join(f"CAST({n} AS {t}) AS {n}" for n, t in cols)
@@ -507,6 +547,110 @@ def _view_sql(spec: TableSpec, glob: str | None) -> str:
         f'CREATE OR REPLACE VIEW "{spec.name}" AS\nSELECT {select}\nFROM ({source})\n'
         f"QUALIFY row_number() OVER (PARTITION BY {key} ORDER BY filename DESC) = 1"
     )
+
+
+# -- user queries --------------------------------------------------------------------------------------
+READ_STATEMENTS = "SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN"
+# The parser's names for INSTALL and LOAD, and for PIVOT (which DuckDB runs as several statements).
+_STATEMENT_NAMES = {duckdb.StatementType.LOAD: "INSTALL/LOAD", duckdb.StatementType.MULTI: "PIVOT"}
+_EXPLAIN = re.compile(r"^\s*EXPLAIN\s+(?:\([^)]*\)\s*)?(?:ANALY[SZ]E\s+)?", re.IGNORECASE)
+# Query nodes that only read. A SELECT statement may still hold others: DuckDB accepts COPY, INSERT,
+# UPDATE and DELETE as bodies of a WITH clause (`WITH x AS (COPY t TO 'f') SELECT 1` writes f).
+_READ_NODES = frozenset({"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NODE"})
+
+
+def read_statement(sql: str) -> duckdb.Statement:
+    """The single read statement in ``sql``, as DuckDB's own parser sees it; a `UserError` otherwise.
+
+    Two checks, both DuckDB's: the statement's type (SELECT covers WITH, FROM, DESCRIBE, SHOW and
+    SUMMARIZE; an EXPLAIN is judged by what it explains, since EXPLAIN ANALYZE runs it), then every
+    query node of its serialized parse tree, so a write hidden in a WITH clause is refused too.
+    """
+    statements = _parse(sql)
+    if len(statements) != 1:
+        found = "no statement" if not statements else f"{len(statements)} statements"
+        raise UserError(f"the query has {found}; pass exactly one read statement ({READ_STATEMENTS})")
+    statement = query = statements[0]
+    if _kind(statement) == duckdb.StatementType.EXPLAIN:
+        inner = _parse(_EXPLAIN.sub("", statement.query, count=1))
+        query = inner[0] if len(inner) == 1 else None
+    kind = _kind(query) if query is not None else None
+    if kind != duckdb.StatementType.SELECT:
+        shown = "this statement" if kind is None else _STATEMENT_NAMES.get(kind, kind.name)
+        raise _refused(f"{shown} is not a read statement")
+    writer = _non_read_node(query.query)
+    if writer is not None:
+        raise _refused(f"the query holds {writer}")
+    return statement
+
+
+def _parse(sql: str) -> list[duckdb.Statement]:
+    try:
+        return duckdb.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise UserError(f"cannot parse the query: {one_line(exc)}; fix the SQL") from None
+
+
+def _kind(statement: duckdb.Statement) -> duckdb.StatementType | None:
+    try:
+        return statement.type
+    except ValueError:  # a statement type the Python module has no name for (UPDATE EXTENSIONS): not a read
+        return None
+
+
+def _non_read_node(query: str) -> str | None:
+    """What in ``query`` is not a read (``a COPY``), by DuckDB's serialized parse tree; None when all of it reads."""
+    with duckdb.connect() as con:
+        [text] = con.execute("SELECT json_serialize_sql(?)", [query]).fetchone()
+    tree = json.loads(text)
+    if tree.get("error"):  # DuckDB serializes every plain query; it cannot serialize PIVOT, for one
+        return f"a part DuckDB cannot show to be read-only ({tree.get('error_message')})"
+    found = sorted(n for n in _query_node_types(tree) if n not in _READ_NODES)
+    return f"a {found[0].removesuffix('_NODE').removesuffix('_QUERY')}" if found else None
+
+
+def _query_node_types(tree: Any) -> set[str]:
+    """Every ``*_NODE`` type in a serialized parse tree: the query nodes, however deeply nested."""
+    if isinstance(tree, dict):
+        own = {tree["type"]} if isinstance(tree.get("type"), str) and tree["type"].endswith("_NODE") else set()
+        return own.union(*(_query_node_types(v) for v in tree.values()))
+    if isinstance(tree, list):
+        return set().union(*(_query_node_types(v) for v in tree))
+    return set()
+
+
+def _refused(why: str) -> UserError:
+    return UserError(f"refused: {why}; compoworld sql runs read-only queries ({READ_STATEMENTS}) over the "
+                     "warehouse's own tables, which change only through 'compoworld run'")
+
+
+def _lock_down(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
+    """Let ``con`` open files only under ``data_dir`` (the parts its views read), load no extension
+    and scan no Python object, then lock its configuration so a query cannot undo any of it."""
+    con.execute(f"SET allowed_directories = [{_sql_str(str(data_dir) + os.sep)}]")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET python_enable_replacements = false")
+    con.execute("SET lock_configuration = true")
+
+
+def _query_error(exc: duckdb.Error) -> str:
+    """A failed user query as one line: DuckDB's message and what to do about it."""
+    if isinstance(exc, duckdb.CatalogException):
+        hint = "list the tables and views with: compoworld sql 'SHOW TABLES'"
+    elif isinstance(exc, duckdb.BinderException):
+        hint = "list a table's columns with: compoworld sql 'DESCRIBE <table>'"
+    elif isinstance(exc, duckdb.PermissionException):
+        hint = "compoworld sql reads only the warehouse's own tables and views"
+    else:
+        hint = "fix the query"
+    return f"query failed: {one_line(exc)}; {hint}"
+
+
+def _result(cur: duckdb.DuckDBPyConnection) -> QueryResult:
+    if cur.description is None:
+        return QueryResult([], [])
+    columns = _unique_names([d[0] for d in cur.description])
+    return QueryResult(columns, [dict(zip(columns, r)) for r in cur.fetchall()])
 
 
 def views_sql() -> str:
@@ -566,11 +710,84 @@ class Warehouse:
         table_spec(table)
         return self.data_dir / table / f"run={_check_name('run_id', run_id)}" / f"{_check_name('part', part)}{PART_SUFFIX}"
 
-    def _glob(self, table: str) -> str:
-        return str(self.data_dir / table / "*" / f"*{PART_SUFFIX}")
+    def part_paths(self, table: str) -> list[Path]:
+        """Every part file of ``table``, complete or not, in path order."""
+        return sorted((self.data_dir / table_spec(table).name).glob(f"*/*{PART_SUFFIX}"))
 
-    def _has_any_part(self, table: str) -> bool:
-        return next((self.data_dir / table).glob(f"*/*{PART_SUFFIX}"), None) is not None
+    # the warehouse as a whole
+    def require_existing(self) -> Warehouse:
+        """This warehouse, when there is one to read; a `UserError` that says what to do otherwise."""
+        if not self.root.exists():
+            raise UserError(f"no warehouse at {self.root} (it does not exist); "
+                            f"run 'compoworld run --warehouse {self.root}' first or pass --warehouse DIR")
+        for path in (self.root, self.data_dir):
+            if path.exists() and not path.is_dir():
+                raise UserError(f"no warehouse at {self.root} ({path} is a file, not a folder); "
+                                "pass --warehouse DIR, the folder a run wrote")
+        return self
+
+    def create(self) -> Warehouse:
+        """This warehouse, its folders made if missing: writers call it before doing any work."""
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError, PermissionError) as exc:
+            raise UserError(f"cannot make a warehouse at {self.root} ({exc.strerror}: {exc.filename}); "
+                            "pass --warehouse DIR, a folder you can write") from None
+        return self
+
+    @contextlib.contextmanager
+    def lock(self, wait: bool = True, timeout_s: float | None = None) -> Iterator[None]:
+        """Hold the warehouse for one run: an exclusive ``flock`` on ``data/.lock``, which holds our pid.
+
+        A second run is refused at once (``wait=False``), after ``timeout_s`` seconds, or waits as
+        long as it takes (``wait=True``, no timeout); refusals are a `UserError` naming the holder.
+        The kernel releases the lock when its holder exits, even by a crash. Not re-entrant: one
+        holder per process.
+        """
+        path = self.create().data_dir / LOCK_FILE
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self._acquire(fd, path, wait, timeout_s)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            try:
+                yield
+            finally:
+                os.ftruncate(fd, 0)  # no stale pid once released
+        finally:
+            os.close(fd)  # closing the file releases the lock
+
+    def _acquire(self, fd: int, path: Path, wait: bool, timeout_s: float | None) -> None:
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                pass
+            holder = f"another run holds the warehouse at {self.root} (pid {_lock_holder(path)})"
+            if not wait:
+                raise UserError(f"{holder}; wait for it or use another --warehouse")
+            if deadline is not None and time.monotonic() >= deadline:
+                raise UserError(f"{holder} and did not let go within {timeout_s:g} s; wait for it or use another --warehouse")
+            if not told:
+                told = True
+                log.warning("%s; waiting for it", holder)
+            if deadline is None:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # block until it is ours (Ctrl+C still interrupts)
+                return
+            time.sleep(0.05)
+
+    def check(self) -> list[DamagedPart]:
+        """Every damaged part (its footer read afresh), in table and path order."""
+        damaged = []
+        for table in TABLES:
+            for path in self.part_paths(table):
+                check = _check_part(path, fresh=True)
+                if check is not None and check.problem is not None:
+                    damaged.append(DamagedPart(table, path.parent.name.removeprefix("run="), path, check.problem))
+        return damaged
 
     # writes
     def write(
@@ -588,16 +805,27 @@ class Warehouse:
         ``rows`` writes an empty part, which still marks the step as done for `has_part`.
         """
         path = self.part_path(table, run_id, part)
-        _atomic_write_parquet(to_arrow(table, rows, run_id=run_id, config_hash=config_hash), path)
+        data = to_arrow(table, rows, run_id=run_id, config_hash=config_hash)
+        # The row count goes into the footer, the last thing written: `has_part` compares the two.
+        data = data.replace_schema_metadata({ROW_COUNT_KEY: str(data.num_rows).encode()})
+        atomic_write(path, lambda f: pq.write_table(data, f, compression="zstd"))
         return path
 
     def has_part(self, table: str, run_id: str, part: str) -> bool:
-        return self.part_path(table, run_id, part).is_file()
+        """Whether the step that writes this part is done: the part exists and is complete.
+
+        A damaged part (truncated, garbage, wrong row count) counts as missing, with a warning
+        naming it, so the step runs again and rewrites it.
+        """
+        return _is_complete(self.part_path(table, run_id, part))
 
     def read_part(self, table: str, run_id: str, part: str) -> list[dict[str, Any]]:
         path = self.part_path(table, run_id, part)
-        if not path.is_file():
+        check = _check_part(path)
+        if check is None:
             raise WarehouseError(f"no part {part!r} of table {table!r} in run {run_id!r}")
+        if check.problem is not None:
+            raise WarehouseError(f"part {path} is damaged ({check.problem}); rerun the step that writes it")
         return pq.read_table(path).to_pylist()
 
     def delete_run(self, run_id: str) -> int:
@@ -628,15 +856,14 @@ class Warehouse:
     def connect(self) -> duckdb.DuckDBPyConnection:
         """An in-memory DuckDB connection with one view per table and the views of ``views.sql``.
 
-        The set of runs a view reads is fixed when the connection is made: open a new one to see
-        parts written by runs that started writing after it.
+        The set of parts a view reads is fixed when the connection is made: open a new one to see
+        parts written after it. Damaged parts are left out, with a warning naming each.
         """
         con = duckdb.connect(":memory:")
         try:
             con.execute("SET TimeZone = 'UTC'")
             for spec in TABLES.values():
-                glob = self._glob(spec.name) if self._has_any_part(spec.name) else None
-                con.execute(_view_sql(spec, glob))
+                con.execute(_view_sql(spec, [p for p in self.part_paths(spec.name) if _is_complete(p)]))
             con.execute(views_sql())
         except BaseException:
             con.close()
@@ -647,11 +874,31 @@ class Warehouse:
         """Run one query; its column names (even with zero rows) and rows as dicts."""
         con = self.connect()
         try:
-            cur = con.execute(sql, params) if params is not None else con.execute(sql)
-            if cur.description is None:
-                return QueryResult([], [])
-            columns = _unique_names([d[0] for d in cur.description])
-            return QueryResult(columns, [dict(zip(columns, r)) for r in cur.fetchall()])
+            return _result(con.execute(sql, params) if params is not None else con.execute(sql))
+        finally:
+            con.close()
+
+    def read_query(self, sql: str) -> QueryResult:
+        """Run a person's query (`compoworld sql`): one read statement that reads only this warehouse.
+
+        DuckDB's parser classifies the statement and every query node in it (`read_statement`), so
+        COPY, ATTACH, INSTALL, SET, PRAGMA, CREATE, INSERT, ... are refused before anything runs,
+        even inside a WITH clause; the query then runs on a connection that can open files only
+        under ``data/`` and cannot change its own settings. A refused or failing query is a
+        `UserError`; the warehouse is never changed.
+        """
+        statement = read_statement(sql)
+        con = self.connect()
+        try:
+            _lock_down(con, self.data_dir)
+            try:
+                return _result(con.execute(statement))
+            except duckdb.InterruptException:
+                raise KeyboardInterrupt from None
+            except (duckdb.InternalException, duckdb.FatalException):
+                raise  # DuckDB's own defects are not the query's fault
+            except duckdb.Error as exc:
+                raise UserError(_query_error(exc)) from None
         finally:
             con.close()
 
@@ -665,6 +912,16 @@ class Warehouse:
             return {t: int(con.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0]) for t in TABLES}
         finally:
             con.close()
+
+    def service_check_outcomes(self, run_id: str | None = None) -> dict[str, int]:
+        """Service checks that passed, failed and were skipped (a skip is not a failure), in one run or all."""
+        where = "WHERE run_id = ?" if run_id is not None else ""
+        [row] = self.query(f"""
+            SELECT count(*) FILTER (WHERE passed) AS passed,
+                   count(*) FILTER (WHERE NOT passed AND NOT starts_with(coalesce(detail, ''), ?)) AS failed,
+                   count(*) FILTER (WHERE NOT passed AND starts_with(coalesce(detail, ''), ?)) AS skipped
+            FROM service_checks {where}""", [SKIPPED_CHECK_PREFIX, SKIPPED_CHECK_PREFIX, *([run_id] if run_id is not None else [])])
+        return {k: int(v) for k, v in row.items()}
 
     # failures
     def record_failure(
@@ -699,6 +956,8 @@ class Warehouse:
         resolved = 0
         for pattern in runs:
             for path in sorted((self.data_dir / "failures").glob(f"{pattern}/{part}{PART_SUFFIX}")):
+                if not _is_complete(path):
+                    continue  # a damaged failure record is rewritten when the item fails or succeeds again
                 rows = pq.read_table(path).to_pylist()
                 if all(r["resolved"] for r in rows):
                     continue
@@ -716,6 +975,13 @@ class Warehouse:
             where.append("NOT resolved")
         sql = "SELECT * FROM failures" + (f" WHERE {' AND '.join(where)}" if where else "")
         return self.query(sql + " ORDER BY stage, item_id, run_id", params)
+
+
+def _lock_holder(path: Path) -> str:
+    try:
+        return path.read_text().strip() or "unknown"
+    except OSError:
+        return "unknown"
 
 
 def _unique_names(names: list[str]) -> list[str]:
@@ -737,116 +1003,213 @@ def _unique_names(names: list[str]) -> list[str]:
     return out
 
 
-# -- output for the CLI --------------------------------------------------------------------------------
-def to_jsonable(value: Any) -> Any:
-    """A JSON-safe form of a DuckDB value: ISO dates, numbers for decimals, null for NaN/inf."""
-    if value is None or isinstance(value, (bool, str, int)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() and value.is_finite() else to_jsonable(float(value))
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return value.total_seconds()
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value).hex()
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        return to_jsonable(float(value))
-    return str(value)
+# -- typed readers: the pipeline's read-back ---------------------------------------------------------------
+# Every query the stages, flows and CLI run lives here, behind a function that says what it returns.
+def part_column(wh: Warehouse, table: str, run_id: str, part: str, column: str) -> list[Any]:
+    """One column of one part (cheap: Parquet reads only that column)."""
+    return pq.read_table(wh.part_path(table, run_id, part), columns=[column]).column(column).to_pylist()
 
 
-def _columns_of(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None) -> list[str]:
-    if columns is not None:
-        return list(columns)
-    out: dict[str, None] = {}
-    for r in rows:
-        out.update(dict.fromkeys(r))
-    return list(out)
+def run_task_rows(wh: Warehouse, run_id: str, task_ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """`tasks` rows of a run (all, or those ids), in task index order."""
+    if task_ids is None:
+        return wh.query("SELECT * FROM tasks WHERE run_id = ? ORDER BY task_index", [run_id])
+    return wh.query("SELECT * FROM tasks WHERE run_id = ? AND list_contains(?, task_id) ORDER BY task_index",
+                    [run_id, list(task_ids)])
 
 
-def format_json(rows: Sequence[dict[str, Any]]) -> str:
-    """One JSON array of row objects."""
-    return json.dumps([{str(k): to_jsonable(v) for k, v in r.items()} for r in rows], ensure_ascii=False, allow_nan=False)
+def task_row(wh: Warehouse, task_id: str) -> dict[str, Any] | None:
+    """A task by id, from whichever run holds it (the newest run id wins on a tie)."""
+    rows = wh.query("SELECT * FROM tasks WHERE task_id = ? ORDER BY run_id DESC LIMIT 1", [task_id])
+    return rows[0] if rows else None
 
 
-def _csv_cell(value: Any) -> str:
-    v = to_jsonable(value)
-    if v is None:
-        return ""
-    if isinstance(v, (dict, list)):
-        return json.dumps(v, ensure_ascii=False, allow_nan=False)
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
+def run_configs(wh: Warehouse, run_ids: Sequence[str]) -> dict[str, str]:
+    """The config (JSON text) each run was made with, from its `runs` row."""
+    rows = wh.query("SELECT run_id, config_json FROM runs WHERE list_contains(?, run_id)", [list(run_ids)])
+    return {r["run_id"]: r["config_json"] for r in rows}
 
 
-def format_csv(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """CSV with a header row; NULL is an empty cell, nested values are JSON text."""
-    cols = _columns_of(rows, columns)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(cols)
-    for r in rows:
-        w.writerow([_csv_cell(r.get(c)) for c in cols])
-    return buf.getvalue()
+def run_inputs_fingerprint(wh: Warehouse, run_id: str) -> str:
+    """A fingerprint of a run's tasks, trajectories and rewards. Ids are content hashes, so the ids
+    (and the reward values) fingerprint the rows without reading them."""
+    row = wh.query("""
+        SELECT (SELECT md5(coalesce(string_agg(task_id, ',' ORDER BY task_id), '')) FROM tasks WHERE run_id = $1) AS t,
+               (SELECT md5(coalesce(string_agg(trajectory_id, ',' ORDER BY trajectory_id), '')) FROM trajectories WHERE run_id = $1) AS j,
+               (SELECT md5(coalesce(string_agg(trajectory_id || reward_kind || CAST(reward AS VARCHAR), ','
+                                               ORDER BY trajectory_id, reward_kind), ''))
+                FROM rewards WHERE run_id = $1) AS r""", [run_id])[0]
+    return f"{row['t']}:{row['j']}:{row['r']}"
 
 
-def _table_cell(value: Any, max_width: int) -> str:
-    if value is None:
-        text = "NULL"
-    elif isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, float):
-        text = format(value, ".6g")
-    elif isinstance(value, (dict, list, tuple)):
-        text = json.dumps(to_jsonable(value), ensure_ascii=False)
-    else:
-        text = str(to_jsonable(value))
-    text = text.replace("\n", "\\n").replace("\t", " ")
-    return text if len(text) <= max_width else text[: max_width - 1] + "…"
+def datasets_fingerprint(wh: Warehouse, run_id: str) -> str:
+    """A fingerprint of a run's dataset ids ('' when the run has none)."""
+    return wh.query("SELECT coalesce(md5(string_agg(dataset_id, ',' ORDER BY dataset_id)), '') AS d "
+                    "FROM datasets WHERE run_id = ?", [run_id])[0]["d"]
 
 
-def format_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None, *, max_width: int = 60) -> str:
-    """A plain aligned text table (numbers right-aligned, long cells cut), with a row count."""
-    cols = _columns_of(rows, columns)
-    n = len(rows)
-    footer = f"({n} row{'' if n == 1 else 's'})"
-    if not cols:
-        return footer
-    cells = [[_table_cell(r.get(c), max_width) for c in cols] for r in rows]
-    def is_number(v: Any) -> bool:
-        return isinstance(v, numbers.Number) and not isinstance(v, bool)
+def content_hashes(wh: Warehouse, run_id: str, tables: Iterable[str] | None = None) -> dict[str, str]:
+    """A digest of each table's rows in a run (every column, rows in key order): two warehouses with
+    equal digests hold the same data. `runs` (wall-clock times) is left out by default."""
+    from compoworld.canonical import short_hash
 
-    # A column is right-aligned when every non-NULL value in it is a number (and there is one).
-    numeric = [any(is_number(r.get(c)) for r in rows) and all(is_number(r.get(c)) or r.get(c) is None for r in rows) for c in cols]
-    widths = [max([len(c), *(len(row[j]) for row in cells)]) for j, c in enumerate(cols)]
-
-    def line(values: Iterable[str]) -> str:
-        parts = [v.rjust(widths[j]) if numeric[j] else v.ljust(widths[j]) for j, v in enumerate(values)]
-        return "  ".join(parts).rstrip()
-
-    out = [line(cols), "  ".join("-" * w for w in widths)]
-    out.extend(line(row) for row in cells)
-    out.append(footer)
-    return "\n".join(out)
+    out = {}
+    con = wh.connect()
+    try:
+        for t in tables or [t for t in TABLES if t != "runs"]:
+            key = ", ".join(f'"{k}"' for k in TABLES[t].key)
+            cur = con.execute(f'SELECT * FROM "{t}" WHERE run_id = ? ORDER BY {key}', [run_id])
+            cols = [d[0] for d in cur.description]
+            lines = [canonical_json({c: (v.isoformat() if isinstance(v, (dt.datetime, dt.date)) else v) for c, v in zip(cols, row)})
+                     for row in cur.fetchall()]
+            out[t] = short_hash("".join(line + "\n" for line in lines))
+    finally:
+        con.close()
+    return out
 
 
-def render(result: QueryResult, fmt: OutputFormat = "table") -> str:
-    """Render a query result as the CLI prints it: ``table`` (default), ``json`` or ``csv``."""
-    if fmt == "json":
-        return format_json(result.rows)
-    if fmt == "csv":
-        return format_csv(result.rows, result.columns)
-    if fmt == "table":
-        return format_table(result.rows, result.columns)
-    raise ValueError(f"unknown output format {fmt!r}; use table, json or csv")
+def run_summary(wh: Warehouse, run_id: str) -> dict[str, Any]:
+    """Headline figures of a run, read from the warehouse (so they agree with `compoworld sql`)."""
+    agents = wh.query("""
+        SELECT t.agent, count(*) AS trajectories, avg(CAST(t.success AS DOUBLE)) AS success_rate,
+               avg(t.score) AS mean_partial_credit,
+               avg(r.reward) FILTER (WHERE r.reward_kind = 'completion_focused') AS mean_cf_reward
+        FROM trajectories t
+        LEFT JOIN rewards r ON r.run_id = t.run_id AND r.trajectory_id = t.trajectory_id AND r.reward_kind = 'completion_focused'
+        WHERE t.run_id = ? GROUP BY t.agent ORDER BY t.agent""", [run_id])
+    fails = wh.query("""SELECT stage, reason, count(*) AS n FROM failures WHERE run_id = ? AND NOT resolved
+                        GROUP BY stage, reason ORDER BY stage, reason""", [run_id])
+    counts = wh.query("""
+        SELECT (SELECT count(*) FROM services WHERE run_id = $1) AS services,
+               (SELECT count(*) FROM tools WHERE run_id = $1) AS tools,
+               (SELECT count(*) FROM walks WHERE run_id = $1) AS walks,
+               (SELECT count(*) FROM tasks WHERE run_id = $1) AS tasks,
+               (SELECT count(*) FROM service_checks WHERE run_id = $1) AS service_checks,
+               (SELECT count(*) FILTER (WHERE passed) FROM service_checks WHERE run_id = $1) AS service_checks_passed,
+               (SELECT count(*) FILTER (WHERE NOT passed AND starts_with(coalesce(detail, ''), '[skip]'))
+                FROM service_checks WHERE run_id = $1) AS service_checks_skipped""", [run_id])[0]
+    counts["service_checks_failed"] = counts["service_checks"] - counts["service_checks_passed"] - counts["service_checks_skipped"]
+    return {"run_id": run_id, "warehouse": str(wh.root), **counts,
+            "agents": [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in a.items()} for a in agents],
+            "unresolved_failures": fails, "stats": wh.stats()}
+
+
+def example_queries() -> list[str]:
+    """The queries `warehouse/examples.sql` suggests to try after a run."""
+    lines = (SQL_DIR / "examples.sql").read_text().splitlines()
+    return [line for line in lines if line.strip() and not line.startswith("--")]
+
+
+# -- typed readers: datasets, training, rollout ----------------------------------------------------------
+# What `compoworld.datasets` reads to assemble the SFT and RL datasets. With no run named, every run
+# is read; rows come ordered by run id within an item, so a caller that keeps the last copy keeps the
+# copy of the last run in sort order (as the views do for duplicate parts).
+@dataclass(frozen=True)
+class StoredTask:
+    """A `tasks` row as a dataset build needs it: the task itself and the hashes a rebuild is checked against."""
+
+    run_id: str
+    task_id: str
+    task: dict[str, Any]  # `task_json`, parsed: what `Task.model_validate` reads
+    initial_state_hash: str | None
+    reference_final_hash: str | None
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A `runs` row, for a dataset's provenance."""
+
+    run_id: str
+    flow: str | None
+    status: str | None
+    code_version: str | None
+    seed: int | None
+    config: Any  # `config_json`, parsed
+
+
+@dataclass(frozen=True)
+class TrajectoryRecord:
+    """A `trajectories` row as SFT rows are made from it."""
+
+    trajectory_id: str
+    task_id: str
+    run_id: str
+    agent: str
+    model: str | None
+    rollout_index: int
+    success: bool
+    partial_credit: float
+    n_steps: int
+    messages: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class TrajectoryCounts:
+    """How many trajectories were read and how many each filter dropped (fields in report order)."""
+
+    read: int
+    below_partial_credit: int
+    other_agent: int
+
+
+def _in_run(run_id: str | None) -> tuple[str, list[Any]]:
+    """A condition (and its parameters) that keeps one run's rows, or every row when no run is named."""
+    return ("run_id = ?", [run_id]) if run_id else ("true", [])
+
+
+def _parsed(value: Any) -> Any:
+    """A `json` column's value: stored as text, handed out parsed."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def read_service_domains(wh: Warehouse) -> dict[str, str]:
+    """Service name -> business domain over every run's `services` rows (a later run id wins; no domain, no entry)."""
+    rows = wh.query("SELECT name, domain FROM services WHERE coalesce(domain, '') <> '' ORDER BY run_id")
+    return {r["name"]: r["domain"] for r in rows}
+
+
+def read_stored_tasks(wh: Warehouse, run_id: str | None = None) -> list[StoredTask]:
+    """The `tasks` rows of one run (or every run), by task id, then run id."""
+    where, params = _in_run(run_id)
+    rows = wh.query("SELECT run_id, task_id, initial_state_hash, reference_final_hash, task_json FROM tasks "
+                    f"WHERE {where} ORDER BY task_id, run_id", params)
+    return [StoredTask(run_id=r["run_id"], task_id=r["task_id"], task=_parsed(r["task_json"]),
+                       initial_state_hash=r["initial_state_hash"], reference_final_hash=r["reference_final_hash"])
+            for r in rows]
+
+
+def read_run_records(wh: Warehouse, run_id: str | None = None) -> list[RunRecord]:
+    """The `runs` rows of one run (or every run), by run id."""
+    where, params = _in_run(run_id)
+    rows = wh.query(f"SELECT run_id, flow, status, code_version, seed, config_json FROM runs WHERE {where} ORDER BY run_id",
+                    params)
+    return [RunRecord(run_id=r["run_id"], flow=r["flow"], status=r["status"], code_version=r["code_version"],
+                      seed=r["seed"], config=_parsed(r["config_json"])) for r in rows]
+
+
+def read_sft_trajectories(wh: Warehouse, run_id: str | None, min_partial_credit: float,
+                          agents: Sequence[str] | None) -> tuple[list[TrajectoryRecord], TrajectoryCounts]:
+    """Trajectories of one run (or every run) with at least `min_partial_credit` by one of `agents`
+    (any agent when empty), filtered here so a large warehouse is not read whole, and how many each
+    filter dropped. Ordered by task, the reference teacher first (a conversation identical to the
+    teacher's is then kept as the teacher's), then agent, rollout, trajectory and run."""
+    credit = "coalesce(score, 0) >= ?"
+    agent = f"agent IN ({', '.join('?' for _ in agents)})" if agents else "true"
+    run, run_params = _in_run(run_id)
+    agent_params = list(agents or [])
+    counts = wh.query(
+        f"SELECT count(*) AS read, count(*) FILTER (WHERE NOT {credit}) AS below_partial_credit, "
+        f"count(*) FILTER (WHERE {credit} AND NOT coalesce({agent}, false)) AS other_agent "
+        f"FROM trajectories WHERE {run}",
+        [min_partial_credit, min_partial_credit, *agent_params, *run_params])[0]
+    rows = wh.query(
+        "SELECT run_id, trajectory_id, task_id, agent, model, rollout_index, n_steps, success, score, messages_json "
+        f"FROM trajectories WHERE {credit} AND {agent} AND {run} "
+        "ORDER BY task_id, agent <> 'reference', agent, rollout_index, trajectory_id, run_id",
+        [min_partial_credit, *agent_params, *run_params])
+    records = [TrajectoryRecord(
+        trajectory_id=r["trajectory_id"], task_id=r["task_id"], run_id=r["run_id"], agent=r["agent"] or "",
+        model=r["model"], rollout_index=r["rollout_index"] or 0, success=bool(r["success"]),
+        partial_credit=float(r["score"] or 0.0), n_steps=r["n_steps"] or 0, messages=_parsed(r["messages_json"]) or [],
+    ) for r in rows]
+    return records, TrajectoryCounts(**{k: int(v) for k, v in counts.items()})

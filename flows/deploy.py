@@ -1,8 +1,10 @@
-"""Deployments: every flow, with its schedule from the config, served to a Prefect server.
+"""Deployments: the pipeline, `retry_failed` and every stage of the registry, with the config's
+schedules, served to a Prefect server.
 
 `compoworld deploy` calls `serve_all`: the deployments are registered with the server at
 $PREFECT_API_URL (`make ui` starts one on 127.0.0.1:4200) and this process then runs whatever the
-server schedules or the UI starts, until it is stopped.
+server schedules or the UI starts, until it is stopped. A stage's deployment is the generic stage
+flow with the stage's name as a parameter.
 """
 
 from __future__ import annotations
@@ -12,22 +14,11 @@ from typing import Any
 
 from prefect.deployments.runner import EntrypointType, RunnerDeployment
 
-from compoworld.config import DEFAULT_CONFIG
-from flows.collect import collect_flow
-from flows.common import resolve
-from flows.datasets import datasets_flow
-from flows.instantiate import instantiate_flow
+from compoworld.config import DEFAULT_CONFIG, FLOW_NAMES
+from compoworld.stages.registry import STAGE_NAMES, registration
 from flows.pipeline import pipeline_flow
 from flows.retry import retry_failed_flow
-from flows.sample_walks import sample_walks_flow
-from flows.score import score_flow
-from flows.synthesize import synthesize_flow
-from flows.train import train_flow
-from flows.verify import verify_flow
-
-FLOWS = {"pipeline": pipeline_flow, "synthesize": synthesize_flow, "verify": verify_flow, "sample_walks": sample_walks_flow,
-         "instantiate": instantiate_flow, "collect": collect_flow, "score": score_flow, "datasets": datasets_flow,
-         "train": train_flow, "retry_failed": retry_failed_flow}
+from flows.stage import resolve, stage_flow
 
 
 def deployment_name(flow: str) -> str:
@@ -41,16 +32,19 @@ def deployments(config: str | None = None, warehouse: str | None = None, overrid
     ctx = resolve(config, warehouse, overrides)
     config_path = str(Path(config or DEFAULT_CONFIG).absolute())
     out = []
-    for name in flows or list(FLOWS):
-        fl = FLOWS[name]
+    for name in flows or list(FLOW_NAMES):
+        params: dict[str, Any] = {"config": config_path, "warehouse": str(ctx.wh.root)}
         if name == "retry_failed":
-            params: dict[str, Any] = {"warehouse": str(ctx.wh.root), "config": config_path}
+            fl, description = retry_failed_flow, "re-run the failed items, then the pipeline"
+        elif name == "pipeline":
+            fl, description = pipeline_flow, "every stage in order"
+            params["overrides"] = overrides or {}
         else:
-            params = {"config": config_path, "warehouse": str(ctx.wh.root), "overrides": overrides or {}}
-        cron = ctx.cfg.schedules.get(name) if schedules else None
+            fl, description = stage_flow, registration(name).doc
+            params.update(stage=name, overrides=overrides or {})
         out.append(fl.to_deployment(
-            name=deployment_name(name), cron=cron, parameters=params, tags=["compoworld"],
-            description=(fl.description or "").strip().splitlines()[0] if fl.description else None,
+            name=deployment_name(name), cron=ctx.cfg.schedules.get(name) if schedules else None, parameters=params,
+            tags=["compoworld", *(["stage"] if name in STAGE_NAMES else [])], description=description,
             # Run by module path: the server's runs import `flows.*` wherever this package is installed.
             entrypoint_type=EntrypointType.MODULE_PATH))
     return out

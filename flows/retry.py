@@ -1,91 +1,31 @@
 """Retry failed: re-run only the items recorded in `failures`, then carry them downstream.
 
-Each failed item is recomputed on its own and merged into its batch's parts (so the warehouse ends
-as if it had never failed); its failure row is then marked resolved, or rewritten with the new
-attempt count if it failed again. Tasks the designer or probe rejected are deterministic outcomes,
-left alone unless `include_rejected`. Afterwards the pipeline runs again for each run touched:
-every batch whose inputs did not change is a cache hit, so only the work that depends on the
-recovered items is done (rollouts of a recovered task, the rewards of a recovered group).
+Each failed item is recomputed on its own (its stage decodes the item id with its codec) and
+merged into its batch's parts, so the warehouse ends as if it had never failed; its failure row is
+then marked resolved, or rewritten with the new attempt count if it failed again. Tasks the
+designer or probe rejected are deterministic outcomes, left alone unless `include_rejected`.
+Afterwards the pipeline runs again for each run touched: every batch whose inputs did not change is
+a cache hit, so only the work that depends on the recovered items is done.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
-from collections import defaultdict
 from typing import Any
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from compoworld import pipeline as P
 from compoworld.config import PipelineConfig
-from compoworld.warehouse import Warehouse, resolve_warehouse_dir
-from flows.common import ConfigArg, Ctx, resolve, retry_transient
+from compoworld.stages.base import RunContext
+from compoworld.stages.registry import STAGE_NAMES, get_stage
+from compoworld.warehouse import Warehouse, resolve_warehouse_dir, run_configs
+from flows.stage import ConfigArg, dump, resolve, retry_transient
 
 
-def _with_attempts(out: P.BatchOutput, previous: dict[str, int]) -> P.BatchOutput:
-    out.failures = [dataclasses.replace(f, attempts=previous.get(f.item_id, 0) + f.attempts) for f in out.failures]
-    return out
-
-
-@task(name="retry-items", cache_policy=NO_CACHE, retry_condition_fn=retry_transient)
-def retry_items(warehouse: str, config: dict[str, Any], stage: str, items: list[str], previous: dict[str, int]) -> dict[str, Any]:
-    cfg = PipelineConfig.model_validate(config)
-    wh, run_id, ch = Warehouse(warehouse), cfg.run_id, cfg.digest()
-    outs: list[tuple[str, P.BatchOutput, bool]] = []  # (part, output, merge into the part?)
-    if stage == "instantiate":
-        by_batch: dict[tuple[int, int], list[int]] = defaultdict(list)
-        for item in items:
-            by_batch[P.batch_of(P.item_index(item), cfg)].append(P.item_index(item))
-        for (a, b), indexes in sorted(by_batch.items()):
-            outs.append((P.batch_part("instantiate", a, b), P.instantiate(cfg, sorted(indexes)), True))
-    elif stage in ("collect", "score"):
-        wanted: dict[str, set[str]] = defaultdict(set)
-        for item in items:
-            agent, task_id = P.split_group_item(item)
-            wanted[agent].add(task_id)
-        all_ids = sorted(set().union(*wanted.values()))
-        rows = wh.query("SELECT task_json FROM tasks WHERE run_id = ? AND list_contains(?, task_id)", [run_id, all_ids])
-        tasks = P.tasks_from_rows(rows)
-        for agent, ids in sorted(wanted.items()):
-            by_batch_t: dict[tuple[int, int], list[Any]] = defaultdict(list)
-            for t in tasks:
-                if t.id in ids:
-                    by_batch_t[P.batch_of(P.task_index(t), cfg)].append(t)
-            for (a, b), ts in sorted(by_batch_t.items()):
-                if stage == "collect":
-                    outs.append((P.batch_part("collect", a, b, agent), P.collect(cfg, agent, ts), True))
-                else:
-                    trajs, results, ordinals = P.score_inputs(wh, run_id, cfg, agent, a, b)
-                    keep = {t.id for t in ts}
-                    out = P.score(agent, [r for r in trajs if r["task_id"] in keep], [r for r in results if r["task_id"] in keep], ordinals)
-                    outs.append((P.batch_part("score", a, b, agent), out, True))
-    elif stage == "verify":
-        for name, out in P.verify(items, cfg).items():
-            outs.append((P.verify_part(name), out, False))
-    elif stage == "sample_walks":
-        outs.append(("sample_walks", P.sample_walks(cfg), False))
-    elif stage == "synthesize":
-        outs.append(("synthesize", P.synthesize(cfg)[0], False))
-    elif stage in ("datasets", "train"):
-        # One item each, redone by the pipeline run that follows (which resolves the failure).
-        return {"succeeded": 0, "failed": 0, "deferred": len(items)}
-    else:
-        raise ValueError(f"cannot retry stage {stage!r}")
-    ok = failed = 0
-    for part, out, merge in outs:
-        out = _with_attempts(out, previous)
-        (P.merge_into_part if merge else P.persist)(wh, run_id, part, out, ch)
-        ok += len(out.succeeded)
-        failed += len(out.failures)
-    return {"succeeded": ok, "failed": failed}
-
-
-def run_configs(wh: Warehouse, run_ids: list[str]) -> dict[str, PipelineConfig]:
-    """The config each run was made with, from its `runs` row."""
-    rows = wh.query("SELECT run_id, config_json FROM runs WHERE list_contains(?, run_id)", [run_ids])
-    return {r["run_id"]: PipelineConfig.model_validate(json.loads(r["config_json"])) for r in rows}
+@task(name="retry-items", task_run_name="retry {stage}", cache_policy=NO_CACHE, retry_condition_fn=retry_transient)
+def retry_items(warehouse: str, config: dict[str, Any], stage: str, items: list[str], previous: dict[str, int]) -> dict[str, int]:
+    ctx = RunContext(PipelineConfig.model_validate(config), Warehouse(warehouse))
+    return get_stage(stage).retry(ctx, items, previous)
 
 
 @flow(name="retry_failed")
@@ -108,19 +48,20 @@ def retry_failed_flow(warehouse: str | None = None, stage: str | None = None, ru
     if not failures:
         log.info("retry-failed: no unresolved failures to retry")
         return {"retried": 0, "resolved": 0, "still_failing": 0, "unresolved_after": 0, "rejected_not_retried": rejected}
-    configs = run_configs(wh, sorted({f["run_id"] for f in failures}))
+    run_ids = sorted({f["run_id"] for f in failures})
+    configs = {rid: PipelineConfig.model_validate_json(c) for rid, c in run_configs(wh, run_ids).items()}
     if base is not None:
         configs.setdefault(base.run_id, base.cfg)
     report: dict[str, Any] = {"retried": 0, "resolved": 0, "still_failing": 0, "skipped_runs": []}
-    for rid in sorted({f["run_id"] for f in failures}):
+    for rid in run_ids:
         cfg = configs.get(rid)
         if cfg is None:
             log.warning(f"retry-failed: run {rid} has no runs row with its config; pass --config to retry it")
             report["skipped_runs"].append(rid)
             continue
-        ctx = Ctx(cfg, wh)
+        ctx = RunContext(cfg, wh)
         mine = [f for f in failures if f["run_id"] == rid]
-        for st in P.STAGES:
+        for st in STAGE_NAMES:  # in stage order: a recovered walk is there before its task is retried
             items = sorted(f["item_id"] for f in mine if f["stage"] == st)
             if not items:
                 continue
@@ -133,8 +74,7 @@ def retry_failed_flow(warehouse: str | None = None, stage: str | None = None, ru
             report["still_failing"] += info["failed"]
             log.info(f"retry-failed: stage {st}: {info['succeeded']} resolved, {info['failed']} still failing")
         if resume:
-            pipeline_flow(config={**ctx.dump(), "warehouse": str(wh.root)}, warehouse=str(wh.root))
-    # Failures of stages settled by the pipeline run (datasets, train) resolve there; count what is left.
+            pipeline_flow(config=dump(ctx), warehouse=str(wh.root))
     left, rejected = unresolved()
     report["unresolved_after"], report["rejected_not_retried"] = len(left), rejected
     return report

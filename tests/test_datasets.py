@@ -19,16 +19,16 @@ import datasets
 import pytest
 import yaml
 
-from compoworld.config import PipelineConfig, StagesConfig
+from compoworld.config import PipelineConfig
 from compoworld.datasets import BuildOptions, SFTFilters, build, build_datasets, push_to_folder, push_to_hub
 from compoworld.datasets.catalog import tools_catalog
 from compoworld.datasets.hub import PushError
 from compoworld.datasets.layout import read_manifest
 from compoworld.datasets.schema import features
 from compoworld.datasets.splits import assign_splits
-from compoworld.pipeline import run_pipeline
 from compoworld.services.environment import state_hash
 from compoworld.services.registry import get_service
+from compoworld.stages.runner import run_pipeline
 from compoworld.tasks.checks import score
 from compoworld.tasks.factory import build_env
 from compoworld.tasks.model import Criterion
@@ -41,7 +41,7 @@ TOKEN = "hf_compoworldTestSecret0123456789"
 @pytest.fixture(scope="module")
 def wh(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
     root = tmp_path_factory.mktemp("wh")
-    cfg = PipelineConfig(tasks=12, group_size=2, stages=StagesConfig(verify=False, datasets=False),
+    cfg = PipelineConfig(tasks=12, group_size=2, stages={"verify": False, "datasets": False},
                          datasets_dir=str(root / "unused"))
     run_pipeline(cfg, Warehouse(root), log=lambda m: None)
     return Warehouse(root)
@@ -232,13 +232,16 @@ def test_cli_build(wh: Warehouse, run_id: str, tmp_path: Path, capsys: pytest.Ca
     result = json.loads(capsys.readouterr().out)
     assert result["run_id"] == run_id and "sft" not in result and sum(result["rl"]["splits"].values()) == 12
     assert _load(tmp_path / "rl")["train"].num_rows == result["rl"]["splits"]["train"]
+    assert main(["datasets", "build", "--warehouse", str(tmp_path / "missing")]) == 2
+    assert "no warehouse at" in capsys.readouterr().err
+    Warehouse(tmp_path / "empty").create()
     assert main(["datasets", "build", "--warehouse", str(tmp_path / "empty")]) == 2
     assert "no tasks in the warehouse" in capsys.readouterr().err
     (tmp_path / "sft").mkdir()
     (tmp_path / "sft" / "compoworld.json").write_text("{}")  # an older layout: not left to pass for this build
     assert main(["datasets", "build", "--kind", "sft", "--agent", "nobody", "--out", str(tmp_path),
                  "--warehouse", str(wh.root)]) == 2
-    assert "sft: skipped: the sft dataset has no train rows" in capsys.readouterr().err
+    assert "sft: the sft dataset has no train rows" in capsys.readouterr().err
     assert not (tmp_path / "sft").exists()
 
 

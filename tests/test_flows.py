@@ -21,10 +21,13 @@ import duckdb
 import pytest
 import yaml
 
-from compoworld import pipeline as P
 from compoworld.config import PipelineConfig, load_config
-from compoworld.tasks.model import Task
-from compoworld.warehouse import TABLES, Warehouse
+from compoworld.stages.base import RunContext, TransientError, is_transient, merge_into_part, persist
+from compoworld.stages.items import range_part
+from compoworld.stages.registry import get_stage
+from compoworld.stages.runner import run_pipeline, run_stage
+from compoworld.tasks.factory import Factory
+from compoworld.warehouse import TABLES, Warehouse, content_hashes
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL: dict[str, Any] = {"services_from": "library", "tasks": 6, "group_size": 2, "batch_size": 2, "agents": ["reference", "perturbed"],
@@ -38,7 +41,7 @@ def same_content(a: Warehouse, b: Warehouse, run_id: str) -> bool:
     """Equal rows in every content table; datasets compared by their content ids (their cards also
     quote the code version, which moves when the tree is edited between two runs)."""
     sql = "SELECT kind, split, n_rows, dataset_id FROM datasets WHERE run_id = ? ORDER BY ALL"
-    return (P.content_hashes(a, run_id, CONTENT) == P.content_hashes(b, run_id, CONTENT)
+    return (content_hashes(a, run_id, CONTENT) == content_hashes(b, run_id, CONTENT)
             and a.query(sql, [run_id]) == b.query(sql, [run_id]))
 
 
@@ -108,52 +111,81 @@ def test_transient_errors_are_told_apart() -> None:
     class RateLimitError(Exception):  # LiteLLM's, matched by name
         pass
 
-    assert P.is_transient(P.TransientError("x")) and P.is_transient(ConnectionResetError()) and P.is_transient(TimeoutError())
-    assert P.is_transient(RateLimitError())
-    assert not P.is_transient(ValueError("bad input")) and not P.is_transient(KeyError("k"))
+    assert is_transient(TransientError("x")) and is_transient(ConnectionResetError()) and is_transient(TimeoutError())
+    assert is_transient(RateLimitError())
+    assert not is_transient(ValueError("bad input")) and not is_transient(KeyError("k"))
+
+
+def _walked(tmp: Path, name: str) -> RunContext:
+    """A warehouse holding the small config's walk draws (what the instantiate stage reads)."""
+    ctx = RunContext(load_config(None, {**SMALL, "batch_size": 4}), Warehouse(tmp / name))
+    run_stage(get_stage("walks"), ctx, log=lambda m: None)
+    return ctx
 
 
 def test_a_retried_item_merged_later_gives_the_same_part_bytes(tmp_path: Path) -> None:
-    cfg = load_config(None, SMALL)
-    part = P.batch_part("instantiate", 0, 4)
-    whole, pieces = Warehouse(tmp_path / "a"), Warehouse(tmp_path / "b")
-    P.persist(whole, cfg.run_id, part, P.instantiate(cfg, range(4)), cfg.digest())
-    P.persist(pieces, cfg.run_id, part, P.instantiate(cfg, [0, 3]), cfg.digest())
-    P.merge_into_part(pieces, cfg.run_id, part, P.instantiate(cfg, [2, 1]), cfg.digest())
-    for table in P.STAGE_TABLES["instantiate"]:
-        a, b = whole.part_path(table, cfg.run_id, part), pieces.part_path(table, cfg.run_id, part)
+    stage = get_stage("instantiate")
+    whole, pieces = _walked(tmp_path, "a"), _walked(tmp_path, "b")
+    batch = stage.plan(whole)[0]
+    items = batch.items
+    persist(whole, batch.part, stage.run(whole, batch))
+    persist(pieces, batch.part, stage.run(pieces, batch, only={items[0], items[3]}))
+    merge_into_part(pieces, batch.part, stage.run(pieces, batch, only={items[2], items[1]}))
+    for table in stage.tables:
+        a, b = whole.wh.part_path(table, whole.run_id, batch.part), pieces.wh.part_path(table, pieces.run_id, batch.part)
         assert a.read_bytes() == b.read_bytes(), table
 
 
-def test_an_error_in_one_design_does_not_stop_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
-    cfg = load_config(None, SMALL)
-    clean = P.instantiate(cfg, range(4))
-    real = P.design_one
+def _break_index(monkeypatch: pytest.MonkeyPatch, index: int, exc: BaseException, times: int | None = None) -> list[int]:
+    """Make the factory raise `exc` when it designs task `index` (`times` times, or always); returns
+    the indexes it was asked to design."""
+    real, calls = Factory.make, []
 
-    def broken(c: PipelineConfig, index: int) -> Any:
-        if index == 1:
-            raise ValueError("boom")
-        return real(c, index)
+    def make(self: Factory, i: int, draws: Any = None) -> Any:
+        calls.append(i)
+        if i == index and (times is None or calls.count(i) <= times):
+            raise exc
+        return real(self, i, draws)
 
-    monkeypatch.setattr(P, "design_one", broken)
-    out = P.instantiate(cfg, range(4))
+    monkeypatch.setattr(Factory, "make", make)
+    return calls
+
+
+def test_an_error_in_one_design_does_not_stop_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _walked(tmp_path, "wh")
+    stage = get_stage("instantiate")
+    batch = stage.plan(ctx)[0]
+    clean = stage.run(ctx, batch)
+    _break_index(monkeypatch, 1, ValueError("boom"))
+    out = stage.run(ctx, batch)
     assert [(f.item_id, f.reason) for f in out.failures if f.retryable] == [("task-0-1", "ValueError")]
-    # The designer's generator died with the error; the indexes after it still get their tasks.
-    index_of = {r["task_id"]: P.task_index(Task.model_validate(r["task_json"])) for r in clean.tables["tasks"]}
+    index_of = {r["task_id"]: r["task_index"] for r in clean.tables["tasks"]}
     assert {r["task_id"] for r in out.tables["tasks"]} == {t for t, i in index_of.items() if i != 1}
     assert {i for i in index_of.values()} & {2, 3}
 
 
-def test_transient_errors_escape_the_batch() -> None:
-    cfg = load_config(None, SMALL)
+def test_transient_errors_escape_the_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _walked(tmp_path, "wh")
+    stage = get_stage("instantiate")
+    _break_index(monkeypatch, 0, TransientError("connection dropped"))
+    with pytest.raises(TransientError):
+        stage.run(ctx, stage.plan(ctx)[0])
 
-    def flaky(c: PipelineConfig, index: int) -> Any:
-        raise P.TransientError("connection dropped")
 
-    import unittest.mock
-
-    with unittest.mock.patch.object(P, "design_one", flaky), pytest.raises(P.TransientError):
-        P.instantiate(cfg, range(2))
+def test_instantiate_reads_the_stored_walks(tmp_path: Path) -> None:
+    """Tasks are designed from the walk draws on record: each task names the draw it instantiates,
+    and without the walks part the items fail as retryable (not as rejections)."""
+    ctx = _walked(tmp_path, "wh")
+    stage = get_stage("instantiate")
+    batch = stage.plan(ctx)[0]
+    out = stage.run(ctx, batch)
+    walks = {r["walk_id"]: r for r in ctx.wh.read_part("walks", ctx.run_id, range_part("walks", 0, 4))}
+    for row in out.tables["tasks"]:
+        assert walks[row["walk_id"]]["task_index"] == row["task_index"]
+    bare = RunContext(ctx.cfg, Warehouse(tmp_path / "bare"))
+    missing = stage.run(bare, batch)
+    assert missing.tables["tasks"] == [] and {f.reason for f in missing.failures} == {"missing_walks"}
+    assert all(f.retryable for f in missing.failures)
 
 
 # -- flows in this process ----------------------------------------------------------------------------
@@ -163,32 +195,49 @@ def test_flows_write_what_the_plain_chain_writes_and_rerun_from_cache(reference:
 
     ref_wh, cfg = reference
     plain = Warehouse(tmp_path / "plain")
-    P.run_pipeline(cfg.model_copy(update={"datasets_dir": str(tmp_path / "ds")}), plain, log=lambda m: None)
-    assert P.content_hashes(plain, cfg.run_id, CONTENT) == P.content_hashes(ref_wh, cfg.run_id, CONTENT)
-    assert P.content_hashes(ref_wh, cfg.run_id, ["rewards"]) != P.content_hashes(Warehouse(tmp_path / "empty"), cfg.run_id, ["rewards"])
+    run_pipeline(cfg.model_copy(update={"datasets_dir": str(tmp_path / "ds")}), plain, log=lambda m: None)
+    assert content_hashes(plain, cfg.run_id, CONTENT) == content_hashes(ref_wh, cfg.run_id, CONTENT)
+    assert content_hashes(ref_wh, cfg.run_id, ["rewards"]) != content_hashes(Warehouse(tmp_path / "empty"), cfg.run_id, ["rewards"])
 
-    before = P.content_hashes(ref_wh, cfg.run_id)
+    before = content_hashes(ref_wh, cfg.run_id)
     parts = {p: p.stat().st_mtime_ns for p in ref_wh.data_dir.glob("*/*/*.parquet") if not p.parts[-3] in ("runs", "datasets")}
     again = pipeline_flow(warehouse=str(ref_wh.root), overrides=small(Path(cfg.datasets_dir).parent))
-    for stage in ("sample_walks", "instantiate", "collect", "score"):
+    for stage in ("graph", "walks", "instantiate", "collect", "score"):
         s = again["stages"][stage]
         assert s["cached"] == s["batches"] > 0, (stage, s)
-    assert P.content_hashes(ref_wh, cfg.run_id) == before
+    assert content_hashes(ref_wh, cfg.run_id) == before
     # A cached batch writes nothing.
     assert {p: p.stat().st_mtime_ns for p in parts} == parts
 
 
 def test_a_deleted_part_is_recomputed_despite_the_cache(reference: tuple[Warehouse, PipelineConfig], prefect_home: None) -> None:
-    from flows.collect import collect_flow
+    from flows.stage import stage_flow
 
     wh, cfg = reference
-    before = P.content_hashes(wh, cfg.run_id, ["trajectories", "criterion_results"])
-    victim = wh.part_path("trajectories", cfg.run_id, P.batch_part("collect", 2, 4, "perturbed"))
+    before = content_hashes(wh, cfg.run_id, ["trajectories", "criterion_results"])
+    victim = wh.part_path("trajectories", cfg.run_id, range_part("collect", 2, 4, "perturbed"))
     victim.unlink()
-    totals = collect_flow(warehouse=str(wh.root), overrides=small(Path(cfg.datasets_dir).parent))
+    totals = stage_flow(stage="collect", warehouse=str(wh.root), overrides=small(Path(cfg.datasets_dir).parent))
     assert totals["cached"] == totals["batches"] - 1
     assert victim.is_file()
-    assert P.content_hashes(wh, cfg.run_id, ["trajectories", "criterion_results"]) == before
+    assert content_hashes(wh, cfg.run_id, ["trajectories", "criterion_results"]) == before
+
+
+def test_a_truncated_part_is_reported_then_recomputed_by_a_rerun(reference: tuple[Warehouse, PipelineConfig],
+                                                                 prefect_home: None) -> None:
+    """A part cut short (a disk filled up, a copy interrupted) is named by `check`, reads skip it, and
+    the next run recomputes it whatever the cache says: the same content as a clean run."""
+    from flows.pipeline import pipeline_flow
+
+    wh, cfg = reference
+    before = content_hashes(wh, cfg.run_id, CONTENT)
+    victim = wh.part_path("tasks", cfg.run_id, range_part("instantiate", 2, 4))
+    victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
+    assert [d.path for d in wh.check()] == [victim]
+    assert not wh.has_part("tasks", cfg.run_id, range_part("instantiate", 2, 4))
+    pipeline_flow(warehouse=str(wh.root), overrides=small(Path(cfg.datasets_dir).parent))
+    assert wh.check() == []
+    assert content_hashes(wh, cfg.run_id, CONTENT) == before
 
 
 def test_a_transient_failure_is_retried_and_succeeds(reference: tuple[Warehouse, PipelineConfig], tmp_path: Path,
@@ -196,15 +245,7 @@ def test_a_transient_failure_is_retried_and_succeeds(reference: tuple[Warehouse,
     from flows.pipeline import pipeline_flow
 
     ref_wh, cfg = reference
-    real, calls = P.design_one, []
-
-    def flaky(c: PipelineConfig, index: int) -> Any:
-        calls.append(index)
-        if index == 3 and calls.count(3) == 1:
-            raise ConnectionResetError("connection reset by peer")
-        return real(c, index)
-
-    monkeypatch.setattr(P, "design_one", flaky)
+    calls = _break_index(monkeypatch, 3, ConnectionResetError("connection reset by peer"), times=1)
     wh = Warehouse(tmp_path / "wh")
     result = pipeline_flow(warehouse=str(wh.root), overrides=small(Path(cfg.datasets_dir).parent))
     assert calls.count(3) == 2 and calls.count(2) == 2 and calls.count(0) == 1  # the batch of index 3 ran twice
@@ -218,15 +259,8 @@ def test_a_permanent_failure_is_recorded_then_retry_failed_fixes_it(reference: t
     from flows.pipeline import pipeline_flow
 
     ref_wh, cfg = reference
-    real = P.design_one
     ref_tasks = {r["task_id"] for r in ref_wh.query("SELECT task_id FROM tasks")}
-
-    def broken(c: PipelineConfig, index: int) -> Any:
-        if index == 3:
-            raise ValueError("the designer cannot read this world")
-        return real(c, index)
-
-    monkeypatch.setattr(P, "design_one", broken)
+    _break_index(monkeypatch, 3, ValueError("the designer cannot read this world"))
     wh = Warehouse(tmp_path / "wh")
     result = pipeline_flow(warehouse=str(wh.root), overrides=small(Path(cfg.datasets_dir).parent))
     failed = [f for f in wh.failures() if f["reason"] == "ValueError"]
@@ -279,7 +313,7 @@ def test_killed_run_resumes_to_the_same_rows(tmp_path: Path) -> None:
     subprocess.run([*run, str(killed.root)], check=True, capture_output=True, env=cli_env(), cwd=ROOT, timeout=600)
     assert killed.stats() == whole.stats()
     assert same_content(killed, whole, cfg.run_id)
-    assert P.content_hashes(killed, cfg.run_id, ["failures"]) == P.content_hashes(whole, cfg.run_id, ["failures"])
+    assert content_hashes(killed, cfg.run_id, ["failures"]) == content_hashes(whole, cfg.run_id, ["failures"])
     assert all(raw == view for raw, view in raw_and_view_counts(killed).values()), raw_and_view_counts(killed)
 
 

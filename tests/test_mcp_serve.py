@@ -17,10 +17,9 @@ from fastmcp import Client
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Environment, Service, ToolError, compose, tool
+from compoworld.services import Collection, Environment, Service, ToolError, compose, tool
 from compoworld.services.mcp_server import ERROR_KIND_META, SIMULATED_META, build_server, mcp_output_schema
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,17 +147,12 @@ class Note(TypedDict):
     text: str
 
 
-class NotesState(BaseModel):
-    notes: dict[str, Note] = {}
-
-
 class Notes(Service):
     """A tiny service with the tool shapes crm lacks: world-model, non-object output, a defect."""
 
     name = "mcpnotes"  # unique: the initial-state cache is keyed by service name
     description = "Notes for tests."
-    State = NotesState
-    tables = {"notes": ("note", "nt")}
+    tables = {"notes": Collection(Note, "note", "nt")}
 
     def generate(self, gen: Any) -> dict[str, list[dict]]:
         return {"notes": [{"id": "nt_0001", "text": "hello"}]}

@@ -11,17 +11,17 @@ import datasets
 import numpy as np
 import pytest
 
-from compoworld.config import PipelineConfig, StagesConfig
+from compoworld.config import PipelineConfig
 from compoworld.datasets import build_datasets
-from compoworld.pipeline import run_pipeline
 from compoworld.rewards import GroupReward, make_trl_reward_func
+from compoworld.stages.runner import run_pipeline
 from compoworld.warehouse import Warehouse
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Warehouse, Path, str]:
     root = tmp_path_factory.mktemp("wh")
-    cfg = PipelineConfig(tasks=12, group_size=2, stages=StagesConfig(verify=False, datasets=False),
+    cfg = PipelineConfig(tasks=12, group_size=2, stages={"verify": False, "datasets": False},
                          datasets_dir=str(root / "unused"))
     wh = Warehouse(root)
     run_pipeline(cfg, wh, log=lambda m: None)
@@ -224,6 +224,47 @@ def test_prefect_launcher_runs_the_deployment(built: tuple[Warehouse, Path, str]
     spec.launch.command = ["false"]  # the worker's command fails: a clear error, not a silent success
     with pytest.raises(LaunchError, match="failed"):
         run_spec_here(spec)
+
+
+def test_launchers_are_a_table(built: tuple[Warehouse, Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`$COMPOWORLD_TRAIN_LAUNCHER` picks a registered launcher; `prefect` is registered by
+    `flows.train_launcher`, imported by name when asked for; an unknown name is one clear line."""
+    from compoworld.training import launch, launcher
+    from compoworld.training.launcher import LAUNCHER_ENV, LaunchError, get_launcher, register_launcher
+    from compoworld.training.spec import JobSpec
+
+    import subprocess
+    import sys
+
+    import flows.train_launcher
+
+    # In a fresh process, asking for `prefect` imports the module that registers it (by name only).
+    probe = ("import sys; from compoworld.training.launcher import get_launcher; "
+             "assert 'flows.train_launcher' not in sys.modules; print(get_launcher('prefect').__module__)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "flows.train_launcher", done.stderr[-2000:]
+    wh, hub, run_id = built
+    assert launcher.LAUNCHER_MODULES == {"prefect": "flows.train_launcher"}
+    assert get_launcher("prefect") is flows.train_launcher.launch_prefect
+    monkeypatch.setattr(launcher, "_LAUNCHERS", dict(launcher._LAUNCHERS))  # registrations stay in this test
+    started: list[JobSpec] = []
+
+    def fake(spec: JobSpec, wait: bool) -> dict[str, Any]:
+        started.append(spec)
+        return {"job_id": spec.job_id, "launcher": "fake", "waited": wait}
+
+    register_launcher("fake", fake)
+    monkeypatch.setenv(LAUNCHER_ENV, "fake")
+    out = launch(wh, hub, run_id, kinds=("sft",), jobs_dir=tmp_path)
+    assert out["sft"] == {"job_id": started[0].job_id, "launcher": "fake", "waited": False}
+    assert started[0].launch.launcher == "fake" and (tmp_path / started[0].job_id / "job.json").is_file()
+
+    monkeypatch.setenv(LAUNCHER_ENV, "nope")
+    with pytest.raises(LaunchError) as err:
+        launch(wh, hub, run_id, kinds=("sft",), jobs_dir=tmp_path / "nope")
+    assert str(err.value) == ("unknown launcher 'nope'; registered: fake, local, prefect; "
+                              "the prefect launcher comes from flows.train_launcher")
+    assert not (tmp_path / "nope").exists()  # nothing written for a launcher that does not exist
 
 
 def test_cli_train_dry_run(built: tuple[Warehouse, Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

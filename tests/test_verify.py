@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, tool
+from compoworld.services import Collection, Service, tool
 from compoworld.services.library._types import Id, Limit, Offset, Page, Query, Text, Title, matches, page
 from compoworld.services.registry import library_services
 from compoworld.synthesis.compiler import build_service
@@ -75,8 +74,8 @@ def test_a_sample_of_compiled_corpus_services_verifies(corpus_sample: list[Any])
 
 # -- planted defects: every kind of check can fail ------------------------------------------------------
 
-class NotesState(BaseModel):
-    notes: dict[str, dict[str, Any]] = {}
+# records of services defined inside functions: their TypedDicts name local types pydantic cannot resolve
+ANY_NOTES = {"notes": Collection(dict[str, Any], "note", "note")}
 
 
 def _notes_service(defect: str) -> type[Service]:
@@ -91,8 +90,7 @@ def _notes_service(defect: str) -> type[Service]:
     class Notes(Service):
         name = f"defects_{defect}"
         description = "Notes with a planted defect."
-        State = NotesState
-        tables = {"notes": ("note", "note")}
+        tables = ANY_NOTES
 
         def generate(self, gen: Any) -> dict[str, list[dict[str, Any]]]:
             return {"notes": [{"title": gen.title(), "body": gen.sentence()} for _ in range(4)]}
@@ -193,8 +191,7 @@ def test_a_tool_that_does_not_validate_its_arguments_fails_invalid_args() -> Non
 
     class Lax(Service):
         name = "defects_lax"
-        State = NotesState
-        tables = {"notes": ("note", "note")}
+        tables = ANY_NOTES
 
         @tool
         def add(self, title: Title) -> LaxNote:
@@ -222,9 +219,8 @@ NOTES_SPEC = [
 
 GOOD_CODE = '''
 from typing import Any
-from pydantic import BaseModel
 from typing_extensions import TypedDict
-from compoworld.services import Service, tool
+from compoworld.services import Collection, Service, tool
 from compoworld.services.library._types import Id, Limit, Offset, Page, Query, Text, Title, matches, page
 
 NoteId = Id("notes_box", "note")
@@ -237,16 +233,11 @@ class Note(TypedDict):
     created_at: str
 
 
-class NotesState(BaseModel):
-    notes: dict[str, Note] = {}
-
-
 class NotesBox(Service):
     name = "notes_box"
     domain = "productivity"
     description = "A box of notes."
-    State = NotesState
-    tables = {"notes": ("note", "note")}
+    tables = {"notes": Collection(Note, "note", "note")}
 
     def generate(self, gen: Any) -> dict[str, list[dict[str, Any]]]:
         return {"notes": [{"title": gen.title(), "body": gen.sentence(), "created_at": gen.datetime(-30, -1)} for _ in range(5)]}

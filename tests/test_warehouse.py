@@ -1,23 +1,35 @@
-"""The warehouse: typed atomic idempotent parts, views over them, failures, CLI output."""
+"""The warehouse: typed atomic idempotent complete parts, views over them, failures, safe queries, the lock, CLI output."""
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
+import hashlib
 import io
 import json
+import os
+import re
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
+from compoworld.cli import main
+from compoworld.cli._format import format_csv, format_json, format_table, render
+from compoworld.errors import UserError
 from compoworld.warehouse import (
     ENV_VAR,
+    LOCK_FILE,
+    ROW_COUNT_KEY,
     SQL_DIR,
     TABLES,
     TEMP_SUFFIX,
@@ -25,13 +37,11 @@ from compoworld.warehouse import (
     SchemaError,
     Warehouse,
     WarehouseError,
-    format_csv,
-    format_json,
-    format_table,
     part_name,
-    render,
+    read_statement,
     resolve_warehouse_dir,
     tables_sql,
+    to_arrow,
 )
 
 RUN = "run-1"
@@ -44,7 +54,8 @@ def wh(tmp_path: Path) -> Warehouse:
 
 
 def _tasks(*ids: str) -> list[dict]:
-    return [{"task_id": t, "instruction": f"do {t}", "n_criteria": 2, "services_json": ["crm", "invoicing"]} for t in ids]
+    return [{"task_id": t, "task_index": i, "instruction": f"do {t}", "n_criteria": 2, "services_json": ["crm", "invoicing"]}
+            for i, t in enumerate(ids)]
 
 
 def _count(wh: Warehouse, table: str) -> int:
@@ -72,14 +83,14 @@ def test_write_adds_run_id_and_round_trips_types(wh: Warehouse) -> None:
 @pytest.mark.parametrize(
     ("rows", "message"),
     [
-        ([{"task_id": "t1", "bogus": 1}], "unknown column(s) ['bogus']"),
-        ([{"task_id": "t1", "n_criteria": "two"}], "column 'n_criteria': expected int, got str"),
-        ([{"task_id": "t1", "n_criteria": True}], "column 'n_criteria': expected int, got bool"),
-        ([{"task_id": "t1", "instruction": 5}], "column 'instruction': expected string"),
+        ([{"task_id": "t1", "task_index": 0, "bogus": 1}], "unknown column(s) ['bogus']"),
+        ([{"task_id": "t1", "task_index": 0, "n_criteria": "two"}], "column 'n_criteria': expected int, got str"),
+        ([{"task_id": "t1", "task_index": 0, "n_criteria": True}], "column 'n_criteria': expected int, got bool"),
+        ([{"task_id": "t1", "task_index": 0, "instruction": 5}], "column 'instruction': expected string"),
         ([{"instruction": "no id"}], "required column 'task_id'"),
-        ([{"task_id": "t1", "checks_json": "{not json"}], "not valid JSON text"),
-        ([{"task_id": "t1", "run_id": "other"}], "differs from the write's"),
-        ([{"task_id": "t1"}, {"task_id": "t1"}], "duplicate key"),
+        ([{"task_id": "t1", "task_index": 0, "checks_json": "{not json"}], "not valid JSON text"),
+        ([{"task_id": "t1", "task_index": 0, "run_id": "other"}], "differs from the write's"),
+        ([{"task_id": "t1", "task_index": 0}, {"task_id": "t1", "task_index": 1}], "duplicate key"),
     ],
 )
 def test_rows_that_do_not_fit_the_schema_are_a_clear_error(wh: Warehouse, rows: list[dict], message: str) -> None:
@@ -151,7 +162,7 @@ import os, sys
 import compoworld.warehouse as w
 # Die the way SIGKILL would: after the temp file is fully written, before the rename; no cleanup runs.
 w.os.replace = lambda *a, **k: os._exit(9)
-w.Warehouse(sys.argv[1]).write("tasks", [{"task_id": f"new{i}"} for i in range(1000)], run_id="run-1", part="batch-0")
+w.Warehouse(sys.argv[1]).write("tasks", [{"task_id": f"new{i}", "task_index": i} for i in range(1000)], run_id="run-1", part="batch-0")
 """
 
 
@@ -221,7 +232,7 @@ def test_tables_sql_is_generated_from_the_code() -> None:
 def test_stats_counts_rows_per_table(wh: Warehouse) -> None:
     wh.write("tasks", _tasks("t1", "t2"), run_id=RUN, part="a")
     wh.write("tasks", _tasks("t3"), run_id=RUN, part="b")
-    wh.write("walks", [{"walk_id": "w1"}], run_id=RUN, part="a")
+    wh.write("walks", [{"walk_id": "w1", "task_index": 0, "attempt": 0}], run_id=RUN, part="a")
     stats = wh.stats()
     assert stats["tasks"] == 3 and stats["walks"] == 1
     assert sum(stats.values()) == 4
@@ -232,8 +243,8 @@ def _scored_run(wh: Warehouse) -> np.ndarray:
     wh.write(
         "rubric_criteria",
         [
-            {"task_id": "t1", "criterion_id": "c2", "ordinal": 1, "kind": "final_state", "service": "invoicing"},
-            {"task_id": "t1", "criterion_id": "c1", "ordinal": 0, "kind": "final_state", "service": "crm"},
+            {"task_id": "t1", "criterion_id": "c2", "ordinal": 1, "kind": "goal", "service": "invoicing"},
+            {"task_id": "t1", "criterion_id": "c1", "ordinal": 0, "kind": "goal", "service": "crm"},
         ],
         run_id=RUN,
         part="rubric",
@@ -248,7 +259,7 @@ def _scored_run(wh: Warehouse) -> np.ndarray:
         "criterion_results",
         [
             {
-                "trajectory_id": t, "task_id": "t1", "group_id": "g1", "criterion_id": c, "kind": "final_state",
+                "trajectory_id": t, "task_id": "t1", "group_id": "g1", "criterion_id": c, "kind": "goal",
                 "service": "crm" if c == "c1" else "invoicing", "passed": p, "score": float(p),
             }
             for (t, c), p in passed.items()
@@ -284,7 +295,7 @@ def test_views_answer_rubric_pass_rate_and_reward_spread(wh: Warehouse) -> None:
     assert by_service[("perturbed", "invoicing")]["n_passed"] == 0
     assert by_service[("reference", "invoicing")]["pass_rate"] == 1.0
     [kind] = wh.query("SELECT * FROM pass_rate_by_kind WHERE agent = 'perturbed'")
-    assert kind["kind"] == "final_state" and kind["n_results"] == 6 and kind["pass_rate"] == pytest.approx(2 / 6)
+    assert kind["kind"] == "goal" and kind["n_results"] == 6 and kind["pass_rate"] == pytest.approx(2 / 6)
 
     [spread] = wh.query("SELECT * FROM reward_spread")
     assert (spread["n_rollouts"], spread["reward_min"], spread["reward_max"]) == (4, 0.0, 1.0)
@@ -394,3 +405,275 @@ def test_warehouse_dir_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv(ENV_VAR, "/env/wh")
     assert resolve_warehouse_dir(None, "from-config") == Path("/env/wh")
     assert resolve_warehouse_dir("/cli/wh", "from-config") == Path("/cli/wh")
+
+
+# -- complete parts ------------------------------------------------------------------------------------
+def test_a_part_records_its_row_count_in_its_footer(wh: Warehouse) -> None:
+    path = wh.write("tasks", _tasks("t1", "t2", "t3"), run_id=RUN, part="a")
+    meta = pq.read_metadata(path)
+    assert meta.metadata[ROW_COUNT_KEY] == b"3" and meta.num_rows == 3
+    assert pq.read_metadata(wh.write("tasks", [], run_id=RUN, part="empty")).metadata[ROW_COUNT_KEY] == b"0"
+    assert wh.has_part("tasks", RUN, "a") and wh.has_part("tasks", RUN, "empty")
+
+
+def test_a_part_written_before_row_counts_is_still_complete(wh: Warehouse) -> None:
+    path = wh.part_path("tasks", RUN, "old")
+    path.parent.mkdir(parents=True)
+    pq.write_table(to_arrow("tasks", _tasks("t1"), run_id=RUN), path)  # no count in the footer
+    assert wh.has_part("tasks", RUN, "old") and wh.check() == [] and _count(wh, "tasks") == 1
+
+
+def _truncate(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _wrong_count(path: Path) -> None:
+    table = pq.read_table(path)
+    pq.write_table(table.replace_schema_metadata({ROW_COUNT_KEY: b"5"}), path)
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (_truncate, "unreadable Parquet footer"),
+        (lambda p: p.write_bytes(b"PAR1 this is not parquet at all"), "unreadable Parquet footer"),
+        (_wrong_count, "the footer holds 1 rows but 5 were written"),
+    ],
+)
+def test_a_damaged_part_is_named_skipped_by_reads_and_treated_as_missing(
+    wh: Warehouse, damage: Any, reason: str, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    wh.write("tasks", _tasks("t1", "t2"), run_id=RUN, part="good")
+    bad = wh.write("tasks", [{"task_id": "t3", "task_index": 2}], run_id=RUN, part="bad")
+    damage(bad)
+
+    # Reads still work, without the damaged part, and say which part they left out.
+    assert main(["sql", "SELECT task_id FROM tasks ORDER BY task_id", "--warehouse", str(wh.root), "--csv"]) == 0
+    out, err = capsys.readouterr()
+    assert out.split() == ["task_id", "t1", "t2"]
+    assert f"warning: damaged part {bad} ({reason}" in err
+
+    assert not wh.has_part("tasks", RUN, "bad")  # so the step that writes it runs again
+    assert wh.has_part("tasks", RUN, "good")
+    assert wh.stats()["tasks"] == 2
+    [damaged] = wh.check()
+    assert (damaged.table, damaged.run_id, damaged.path) == ("tasks", RUN, bad) and reason in damaged.reason
+    with pytest.raises(WarehouseError, match="is damaged"):
+        wh.read_part("tasks", RUN, "bad")
+
+    assert main(["warehouse", "check", "--warehouse", str(wh.root)]) == 1
+    out, _ = capsys.readouterr()
+    assert f"damaged: tasks run={RUN} {bad}: {reason}" in out and "1 of 2 parts damaged" in out
+    assert main(["warehouse", "check", "--warehouse", str(wh.root), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["parts"] == 2 and [d["path"] for d in report["damaged"]] == [str(bad)]
+
+    # The retry rewrites the part: complete again, and the check is clean.
+    wh.write("tasks", [{"task_id": "t3", "task_index": 2}], run_id=RUN, part="bad")
+    assert wh.has_part("tasks", RUN, "bad") and wh.check() == [] and wh.stats()["tasks"] == 3
+    assert main(["warehouse", "check", "--warehouse", str(wh.root)]) == 0
+    assert capsys.readouterr().out.strip() == "2 parts checked, none damaged"
+
+
+def test_reads_check_each_part_version_once(wh: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:
+    import compoworld.warehouse as w
+
+    for i in range(3):
+        wh.write("tasks", _tasks(f"t{i}"), run_id=RUN, part=f"p{i}")
+    reads: list[str] = []
+    real = w.pq.read_metadata
+    monkeypatch.setattr(w.pq, "read_metadata", lambda path, *a, **k: reads.append(str(path)) or real(path, *a, **k))
+    wh.connect().close()
+    first = len(reads)
+    wh.connect().close()
+    assert len(reads) == first  # unchanged parts: footers not read again
+    wh.write("tasks", _tasks("t9"), run_id=RUN, part="p1")  # a rewrite is a new version
+    assert _count(wh, "tasks") == 3 and reads[first:] == [str(wh.part_path("tasks", RUN, "p1"))]
+
+
+def test_parts_are_readable_by_others(wh: Warehouse) -> None:
+    path = wh.write("tasks", _tasks("t1"), run_id=RUN, part="a")
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
+# -- read-only queries ---------------------------------------------------------------------------------
+def _snapshot(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "COPY tasks TO '{part}'",
+        "COPY (SELECT 1 AS x) TO '{outside}'",
+        "EXPLAIN ANALYZE COPY tasks TO '{part}'",
+        "SELECT 1; COPY tasks TO '{part}'",
+        "WITH x AS (COPY tasks TO '{part}') SELECT 1",
+        "WITH x AS (COPY (SELECT 1 AS x) TO '{outside}') SELECT * FROM tasks",
+        "EXPLAIN ANALYZE WITH x AS (COPY tasks TO '{part}') SELECT 1",
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM read_parquet('{outside_parquet}')",
+        "SELECT * FROM read_text('{data}/../../hidden.txt')",
+        "ATTACH '{outside_db}' AS other",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+        "SET enable_external_access = true",
+        "PRAGMA enable_profiling",
+        "CREATE TABLE x AS SELECT 1",
+        "CREATE OR REPLACE VIEW tasks AS SELECT 1",
+        "INSERT INTO tasks (task_id) VALUES ('x')",
+        "DELETE FROM tasks",
+        "EXPORT DATABASE '{outside_dir}'",
+        "CALL pragma_version()",
+    ],
+)
+def test_sql_refuses_anything_but_reading_the_warehouse(
+    wh: Warehouse, tmp_path: Path, query: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wh.write("tasks", _tasks("t1"), run_id=RUN, part="a")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    pq.write_table(to_arrow("tasks", _tasks("classified"), run_id=RUN), outside / "hidden.parquet")
+    (tmp_path / "hidden.txt").write_text("classified")
+    sql = query.format(part=wh.part_path("tasks", RUN, "evil"), data=wh.data_dir, outside=outside / "out.csv",
+                       outside_parquet=outside / "hidden.parquet", outside_db=outside / "other.duckdb",
+                       outside_dir=outside / "export")
+    before, before_outside = _snapshot(wh.root), _snapshot(outside)
+
+    assert main(["sql", sql, "--warehouse", str(wh.root)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and len(err.strip().splitlines()) == 1 and "classified" not in err
+    assert _snapshot(wh.root) == before and _snapshot(outside) == before_outside
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT count(*) AS n FROM tasks",
+        "select count(*) as n from tasks;",
+        "WITH t AS (SELECT * FROM tasks) SELECT count(*) AS n FROM t",
+        "FROM tasks SELECT count(*) AS n",
+        "  -- how many?\nSELECT count(*) AS n FROM tasks ;  ",
+        "SELECT count(*) AS n FROM read_parquet('{data}/tasks/*/*.parquet')",
+    ],
+)
+def test_sql_runs_read_statements(wh: Warehouse, query: str) -> None:
+    wh.write("tasks", _tasks("t1", "t2"), run_id=RUN, part="a")
+    assert wh.read_query(query.format(data=wh.data_dir)).rows == [{"n": 2}]
+
+
+@pytest.mark.parametrize("query", ["DESCRIBE tasks", "SHOW TABLES", "SUMMARIZE tasks", "EXPLAIN SELECT * FROM tasks",
+                                   "EXPLAIN ANALYZE SELECT count(*) FROM tasks"])
+def test_sql_runs_inspection_statements(wh: Warehouse, query: str) -> None:
+    wh.write("tasks", _tasks("t1"), run_id=RUN, part="a")
+    assert wh.read_query(query).rows
+
+
+def test_read_statement_uses_duckdbs_parser() -> None:
+    with pytest.raises(UserError, match="refused: COPY"):
+        read_statement("/* select */ COPY (SELECT 1) TO 'x.csv'")
+    with pytest.raises(UserError, match="cannot parse the query"):
+        read_statement("SELECT (")
+    with pytest.raises(UserError, match="refused: the query holds a COPY"):
+        read_statement("WITH x AS (COPY (SELECT 1) TO 'x.csv') SELECT 1")  # a SELECT statement that writes
+    with pytest.raises(UserError, match="refused: the query holds a DELETE"):
+        read_statement("WITH x AS (DELETE FROM tasks RETURNING *) SELECT 1")
+    assert read_statement("SELECT 'COPY x TO y'").type.name == "SELECT"
+    assert read_statement("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r")
+
+
+# -- the warehouse must be there to be read ------------------------------------------------------------
+READERS = [
+    ["sql", "SELECT 1"],
+    ["warehouse", "stats"],
+    ["warehouse", "check"],
+    ["tasks", "show", "t1"],
+    ["datasets", "build"],
+]
+
+
+@pytest.mark.parametrize("command", READERS, ids=lambda c: " ".join(c[:2]))
+@pytest.mark.parametrize(("where", "problem"), [("missing", "(it does not exist)"), ("file", "is a file, not a folder")])
+def test_reading_commands_need_a_warehouse(
+    tmp_path: Path, command: list[str], where: str, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / where
+    if where == "file":
+        root.write_text("not a warehouse")
+    assert main([*command, "--warehouse", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: no warehouse at {root}") and problem in err and len(err.strip().splitlines()) == 1
+    assert where == "file" or not root.exists()  # reading never creates it
+
+
+def test_require_existing_and_create(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="it does not exist"):
+        Warehouse(tmp_path / "nope").require_existing()
+    wh = Warehouse(tmp_path / "wh").create()
+    assert wh.require_existing() is wh and wh.data_dir.is_dir()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(UserError, match="cannot make a warehouse at"):
+        Warehouse(tmp_path / "file").create()
+
+
+# -- one run at a time ---------------------------------------------------------------------------------
+_HOLD = """
+import sys
+from compoworld.warehouse import Warehouse
+with Warehouse(sys.argv[1]).lock(wait=False):
+    print("held", flush=True)
+    sys.stdin.readline()  # hold until the test closes our stdin
+"""
+
+
+def test_a_second_process_refuses_or_waits_for_the_lock(wh: Warehouse) -> None:
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(wh.root)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        assert (wh.data_dir / LOCK_FILE).read_text().strip() == str(holder.pid)
+        held = rf"another run holds the warehouse at {re.escape(str(wh.root))} \(pid {holder.pid}\)"
+        with pytest.raises(UserError, match=rf"{held}; wait for it or use another --warehouse"):
+            with wh.lock(wait=False):
+                pass
+        t0 = time.monotonic()
+        with pytest.raises(UserError, match=rf"{held} and did not let go within 0.3 s"):
+            with wh.lock(timeout_s=0.3):
+                pass
+        assert time.monotonic() - t0 >= 0.3
+
+        assert holder.stdin is not None
+        threading.Timer(0.5, holder.stdin.close).start()  # the holder lets go in half a second
+        t0 = time.monotonic()
+        with wh.lock(wait=True):
+            waited = time.monotonic() - t0
+            assert (wh.data_dir / LOCK_FILE).read_text().strip() == str(os.getpid())
+        assert waited >= 0.3
+        assert holder.wait(timeout=10) == 0
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (wh.data_dir / LOCK_FILE).read_text() == ""  # released: no stale pid left behind
+    with wh.lock(wait=False):  # and free for the next run
+        pass
+
+
+# -- service checks ------------------------------------------------------------------------------------
+def test_skipped_service_checks_are_counted_apart(wh: Warehouse, capsys: pytest.CaptureFixture[str]) -> None:
+    checks = [("a", True, "ok"), ("b", False, "get_x: returned another record"), ("c", False, "[skip] create: no arguments"),
+              ("d", False, "[skip] filter: no usable field"), ("e", True, None)]
+    wh.write("service_checks", [{"check_id": i, "service": "crm", "check_name": "smoke", "passed": p, "detail": d}
+                                for i, p, d in checks], run_id=RUN, part="crm")
+    assert wh.service_check_outcomes() == {"passed": 2, "failed": 1, "skipped": 2}
+    assert wh.service_check_outcomes("other-run") == {"passed": 0, "failed": 0, "skipped": 0}
+
+    assert main(["warehouse", "stats", "--warehouse", str(wh.root)]) == 0
+    assert "service_checks: 5 (2 passed, 1 failed, 2 skipped)" in capsys.readouterr().out
+    assert main(["warehouse", "stats", "--warehouse", str(wh.root), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["service_checks"] == 5
+    assert (stats["service_checks_passed"], stats["service_checks_failed"], stats["service_checks_skipped"]) == (2, 1, 2)
+
+
+def test_no_table_is_declared_that_nothing_writes() -> None:
+    assert "llm_cache" not in TABLES and "llm_cache" not in (SQL_DIR / "views.sql").read_text()

@@ -34,7 +34,7 @@ CREATE TABLE specs (
 -- services: services available to compose: first-party library and compiled
 -- key: run_id, service_id
 CREATE TABLE services (
-    service_id          VARCHAR NOT NULL,  -- content hash of the service definition
+    service_id          VARCHAR NOT NULL,  -- name@version of the service
     name                VARCHAR NOT NULL,  -- service name (tool namespace)
     version             VARCHAR,           -- service version
     origin              VARCHAR,           -- library | compiled
@@ -51,7 +51,7 @@ CREATE TABLE services (
 -- tools: one row per tool of a service
 -- key: run_id, tool_id
 CREATE TABLE tools (
-    tool_id             VARCHAR NOT NULL,  -- content hash of the tool spec
+    tool_id             VARCHAR NOT NULL,  -- namespaced tool name (service__tool)
     service_id          VARCHAR,           -- services.service_id
     service             VARCHAR NOT NULL,  -- service name
     name                VARCHAR NOT NULL,  -- tool name without the service namespace
@@ -70,12 +70,12 @@ CREATE TABLE tools (
 -- service_checks: results of verifying a service (one row per check)
 -- key: run_id, check_id
 CREATE TABLE service_checks (
-    check_id    VARCHAR NOT NULL,  -- content hash of (service_id, check_name)
+    check_id    VARCHAR NOT NULL,  -- chk_ + content hash of (service_id, position, tool, check_name)
     service_id  VARCHAR,           -- services.service_id
     service     VARCHAR NOT NULL,  -- service name
     check_name  VARCHAR NOT NULL,  -- which check (schema, determinism, rollback, ...)
     passed      BOOLEAN NOT NULL,  -- whether the check passed
-    detail      VARCHAR,           -- what failed, or a short summary
+    detail      VARCHAR,           -- what failed, or a short summary; starts with '[skip]' when the check was skipped (passed is false)
     run_id      VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash VARCHAR            -- content hash of the stage config that produced this row
 );
@@ -83,8 +83,8 @@ CREATE TABLE service_checks (
 -- graph_edges: service dependency graph: A -> B when A produces a value B consumes
 -- key: run_id, edge_id
 CREATE TABLE graph_edges (
-    edge_id       VARCHAR NOT NULL,  -- content hash of the edge
-    graph_id      VARCHAR,           -- content hash of the whole graph
+    edge_id       VARCHAR NOT NULL,  -- src_tool>dst_tool:semantic_type
+    graph_id      VARCHAR,           -- graph_ + content hash of the graph's edge ids
     src_service   VARCHAR NOT NULL,  -- producing service
     src_tool      VARCHAR,           -- producing tool
     dst_service   VARCHAR NOT NULL,  -- consuming service
@@ -94,16 +94,20 @@ CREATE TABLE graph_edges (
     config_hash   VARCHAR            -- content hash of the stage config that produced this row
 );
 
--- walks: random walks over the dependency graph
+-- walks: walks drawn over the dependency graph: each task's candidates, in the order they are tried
 -- key: run_id, walk_id
 CREATE TABLE walks (
-    walk_id          VARCHAR NOT NULL,  -- content hash of the walk
+    walk_id          VARCHAR NOT NULL,  -- content hash of the draw (task index, attempt, walk, world)
+    task_index       BIGINT NOT NULL,   -- the task (index in its run) the walk was drawn for
+    attempt          BIGINT NOT NULL,   -- position among the task's draws; the designer tries them in order
     graph_id         VARCHAR,           -- graph_edges.graph_id walked
-    seed             BIGINT,            -- seed of the walk
+    seed             BIGINT,            -- root seed of the run
+    world            BIGINT,            -- seed of the world the task is designed in
     length           BIGINT,            -- length of the visit sequence
     services_json    VARCHAR,           -- selected services (list) [json]
     distractors_json VARCHAR,           -- distractor services (list) [json]
     sequence_json    VARCHAR,           -- visit sequence of services (list) [json]
+    walk_json        VARCHAR,           -- the whole walk (services, distractors, visits, edge types, revisits) [json]
     run_id           VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash      VARCHAR            -- content hash of the stage config that produced this row
 );
@@ -112,7 +116,8 @@ CREATE TABLE walks (
 -- key: run_id, task_id
 CREATE TABLE tasks (
     task_id              VARCHAR NOT NULL,  -- content hash of the task
-    walk_id              VARCHAR,           -- walks.walk_id it instantiates
+    task_index           BIGINT NOT NULL,   -- index of the task in its run (its instantiate item)
+    walk_id              VARCHAR,           -- walks.walk_id of the draw it instantiates
     seed                 BIGINT,            -- environment seed
     instruction          VARCHAR,           -- the instruction given to the agent
     services_json        VARCHAR,           -- services in the environment (list, distractors included) [json]
@@ -132,9 +137,9 @@ CREATE TABLE tasks (
 -- key: run_id, task_id, criterion_id
 CREATE TABLE rubric_criteria (
     task_id      VARCHAR NOT NULL,  -- tasks.task_id
-    criterion_id VARCHAR NOT NULL,  -- content hash of the criterion
+    criterion_id VARCHAR NOT NULL,  -- task_id:cN (the task, then the criterion's id within its rubric)
     ordinal      BIGINT,            -- position in the rubric
-    kind         VARCHAR,           -- criterion kind (final_state, trajectory, no_collateral, ...)
+    kind         VARCHAR,           -- goal | negative (a goal the agent must reach, or a thing it must not do)
     service      VARCHAR,           -- service the criterion is about; NULL when cross-service
     description  VARCHAR,           -- what the criterion requires, in words
     weight       DOUBLE,            -- static weight, if any
@@ -149,9 +154,8 @@ CREATE TABLE reference_steps (
     task_id        VARCHAR NOT NULL,  -- tasks.task_id
     step           BIGINT NOT NULL,   -- 0-based position
     tool           VARCHAR,           -- namespaced tool name (service__tool)
-    arguments_json VARCHAR,           -- call arguments [json]
-    result_json    VARCHAR,           -- observation returned [json]
-    is_error       BOOLEAN,           -- whether the observation was an error
+    arguments_json VARCHAR,           -- call arguments ({'$var': name} where the value is discovered) [json]
+    purpose        VARCHAR,           -- lookup | write | update
     run_id         VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash    VARCHAR            -- content hash of the stage config that produced this row
 );
@@ -195,7 +199,7 @@ CREATE TABLE criterion_results (
     task_id       VARCHAR,           -- tasks.task_id
     group_id      VARCHAR,           -- rollout group
     criterion_id  VARCHAR NOT NULL,  -- rubric_criteria.criterion_id
-    kind          VARCHAR,           -- criterion kind (copied from the rubric)
+    kind          VARCHAR,           -- goal | negative (copied from the rubric)
     service       VARCHAR,           -- service the criterion is about (copied from the rubric)
     passed        BOOLEAN NOT NULL,  -- whether it passed
     score         DOUBLE,            -- partial score in [0, 1]
@@ -244,17 +248,4 @@ CREATE TABLE failures (
     resolved    BOOLEAN NOT NULL,  -- a later attempt succeeded
     run_id      VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash VARCHAR            -- content hash of the stage config that produced this row
-);
-
--- llm_cache: cached LLM completions (shared across runs)
--- key: cache_key
-CREATE TABLE llm_cache (
-    cache_key         VARCHAR NOT NULL,  -- content hash of the request
-    model             VARCHAR,           -- model string
-    request_json      VARCHAR,           -- the request (messages, tools, params) [json]
-    response_json     VARCHAR,           -- the response [json]
-    prompt_tokens     BIGINT,            -- prompt tokens
-    completion_tokens BIGINT,            -- completion tokens
-    run_id            VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
-    config_hash       VARCHAR            -- content hash of the stage config that produced this row
 );

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from compoworld.warehouse import Warehouse
 
 
 def print_json(value: Any) -> None:
@@ -19,19 +22,19 @@ def print_rows(rows: list[dict[str, Any]], columns: list[str]) -> None:
         print("  ".join(str(r.get(c, "")).ljust(widths[c]) for c in columns))
 
 
-def warehouse(args: argparse.Namespace, config_value: str | None = None):
+def warehouse(args: argparse.Namespace, config_value: str | None = None) -> Warehouse:
+    """The warehouse a command writes (its folders are made when it is first written)."""
     from compoworld.warehouse import Warehouse, resolve_warehouse_dir
 
     return Warehouse(resolve_warehouse_dir(getattr(args, "warehouse", None), config_value))
 
 
-def progress(total: int, desc: str):
-    """A progress bar on a terminal; silent otherwise (logs and CI stay clean)."""
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, disable=not sys.stderr.isatty(), unit="item")
+def existing_warehouse(args: argparse.Namespace, config_value: str | None = None) -> Warehouse:
+    """The warehouse a command reads: a `UserError` that says what to do when there is none."""
+    return warehouse(args, config_value).require_existing()
 
 
 def error(message: str) -> int:
+    """Print a one-line error and return the exit code for bad input (raising `UserError` does the same)."""
     print(f"error: {message}", file=sys.stderr)
     return 2

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from compoworld.cli._common import error, print_json, warehouse
+from compoworld.cli._common import existing_warehouse, print_json, warehouse
+from compoworld.errors import UserError
 
 
 def datasets_dir() -> Path:
@@ -31,29 +32,31 @@ def cmd_build(args: argparse.Namespace) -> int:
     from compoworld.datasets.build import BuildOptions, build
     from compoworld.datasets.rows import SFTFilters
 
-    wh = warehouse(args)
-    if not (wh.data_dir / "tasks").is_dir():
-        return error(f"no tasks in the warehouse at {wh.root} (run `compoworld run` first, or pass --warehouse)")
+    wh = existing_warehouse(args)
+    if not wh.part_paths("tasks"):
+        raise UserError(f"no tasks in the warehouse at {wh.root}; run 'compoworld run --warehouse {wh.root}' first "
+                        "or pass --warehouse DIR")
     filters = SFTFilters(agents=tuple(args.agent or ()), min_partial_credit=args.min_partial_credit,
                          domains=tuple(args.domain or ()))
     try:
         result = build(wh, default_out(args), _kinds(args.kind), args.run_id, BuildOptions(filters, args.test_fraction))
-    except ValueError as exc:
-        return error(str(exc))
+    except ValueError as exc:  # an option out of range (--test-fraction)
+        raise UserError(f"{exc}; see 'compoworld datasets build --help'") from None
+    built = [k for k in _kinds(args.kind) if "splits" in result[k]]
     if args.json:
         print_json(result)
-        return 0 if any("splits" in result[k] for k in _kinds(args.kind)) else 2
-    built = [k for k in _kinds(args.kind) if "splits" in result[k]]
-    for kind in _kinds(args.kind):
-        r = result[kind]
-        if kind not in built:
-            print(f"{kind}: skipped: {r['skipped']}", file=sys.stderr)
-            continue
-        splits = ", ".join(f"{k} {v:,}" for k, v in r["splits"].items())
-        print(f"{kind}: {splits} rows -> {r['path']}")
-    if built:
-        print(f"recorded in the warehouse `datasets` table under run {result['run_id']}")
-    return 0 if built else 2
+        return 0 if built else 2
+    skipped = {k: result[k]["skipped"] for k in _kinds(args.kind) if k not in built}
+    if not built:
+        raise UserError("nothing built (" + "; ".join(f"{k}: {why}" for k, why in skipped.items()) + "); "
+                        "run more tasks, pick another --run-id or loosen the filters")
+    for kind, why in skipped.items():
+        print(f"warning: {kind} not built: {why}", file=sys.stderr)
+    for kind in built:
+        splits = ", ".join(f"{k} {v:,}" for k, v in result[kind]["splits"].items())
+        print(f"{kind}: {splits} rows -> {result[kind]['path']}")
+    print(f"recorded in the warehouse `datasets` table under run {result['run_id']}")
+    return 0
 
 
 def cmd_push(args: argparse.Namespace) -> int:
@@ -62,14 +65,14 @@ def cmd_push(args: argparse.Namespace) -> int:
     wh = warehouse(args)
     layout = default_out(args) / args.kind
     if not (layout / "compoworld.json").is_file():
-        return error(f"no {args.kind} dataset at {layout}; run `compoworld datasets build --kind {args.kind}` first")
+        raise UserError(f"no {args.kind} dataset at {layout}; run 'compoworld datasets build --kind {args.kind}' first")
     try:
         if args.local_dir:
             result = push_to_folder(layout, args.repo, Path(args.local_dir), wh=wh)
         else:
             result = push_to_hub(layout, args.repo, private=args.private or None, wh=wh)
     except PushError as exc:
-        return error(str(exc))
+        raise UserError(str(exc)) from None
     if args.json:
         print_json(result)
         return 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from compoworld.cli._common import error, print_json, print_rows
+from compoworld.cli._common import print_json, print_rows
+from compoworld.errors import UserError
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -19,13 +20,18 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unknown_service(names: list[str]) -> UserError:
+    return UserError(f"unknown service{'s' if len(names) > 1 else ''} {', '.join(map(repr, names))}; "
+                     "list the services with: compoworld services list")
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from compoworld.services.registry import get_service
 
     try:
         cls = get_service(args.name)
-    except KeyError as exc:
-        return error(exc.args[0])
+    except KeyError:
+        raise _unknown_service([args.name]) from None
     if args.json:
         print_json({"tools": [spec.mcp() for spec in cls.tool_specs().values()]})
         return 0
@@ -39,8 +45,16 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_serve_mcp(args: argparse.Namespace) -> int:
     from compoworld.services.mcp_server import serve
+    from compoworld.services.registry import all_services
 
-    serve([s.strip() for s in args.services.split(",") if s.strip()], seed=args.seed, http=args.http, port=args.port)
+    names = [s.strip() for s in args.services.split(",") if s.strip()]
+    if not names:
+        raise UserError("--services names no service; pass comma-separated names from 'compoworld services list'")
+    known = all_services()
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise _unknown_service(unknown)
+    serve(names, seed=args.seed, http=args.http, port=args.port)
     return 0
 
 

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from compoworld.cli._common import error, print_json
+from compoworld.cli._common import print_json
+from compoworld.errors import UserError
 
 
 def _data_ref(args: argparse.Namespace, kind: str) -> Any:
@@ -26,15 +27,15 @@ def _data_ref(args: argparse.Namespace, kind: str) -> Any:
         except FileNotFoundError as exc:
             raise ValueError(str(exc)) from None
         if manifest.get("kind") != dataset_kind:
-            raise ValueError(f"{path} holds a {manifest.get('kind')} dataset; `train {kind}` needs the {dataset_kind} dataset")
+            raise ValueError(f"{path} holds a {manifest.get('kind')} dataset; 'compoworld train {kind}' needs the {dataset_kind} dataset")
         split = manifest["splits"].get(args.split)
         if split is None:
             raise ValueError(f"{path} has no split {args.split!r} (has {', '.join(manifest['splits'])})")
         return DataRef(path=str(local.absolute()), split=args.split, dataset_id=split["dataset_id"], run_id=manifest.get("run_id"))
     if args.data and "/" in args.data and not args.data.startswith((".", "/")):
         return DataRef(path=args.data, revision=args.revision, split=args.split)
-    raise ValueError(f"no {dataset_kind} dataset at {path}; run `compoworld datasets build --kind {dataset_kind}` "
-                     "or pass --data DIR|ORG/NAME")
+    raise ValueError(f"no {dataset_kind} dataset at {path}; run 'compoworld datasets build --kind {dataset_kind}' "
+                     "or pass --data DIR (or a Hub ORG/NAME)")
 
 
 def _hyperparameters(args: argparse.Namespace, kind: str) -> dict[str, Any]:
@@ -47,7 +48,7 @@ def _hyperparameters(args: argparse.Namespace, kind: str) -> dict[str, Any]:
 def cmd_train(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from compoworld.training.launcher import LaunchError, launch
+    from compoworld.training.launcher import LaunchError, chosen_launcher, launch
     from compoworld.training.spec import Hardware, make_spec, shell_command, write_spec
 
     kind = args.train_kind
@@ -59,10 +60,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
         jobs = Path(args.jobs) if args.jobs else datasets_dir().parent / "jobs"
         spec = make_spec(kind, data, jobs, model=args.model,
-                         hyperparameters=_hyperparameters(args, kind), hardware=hardware, launcher=args.launcher,
+                         hyperparameters=_hyperparameters(args, kind), hardware=hardware, launcher=chosen_launcher(args.launcher),
                          deployment=args.deployment, work_pool=args.work_pool)
-    except (ValueError, ValidationError) as exc:
-        return error(str(exc))
+    except ValidationError:
+        raise  # `main` prints it as one line naming the field
+    except ValueError as exc:  # no dataset at --data, the wrong kind of dataset, an unknown split
+        raise UserError(str(exc)) from None
     if args.dry_run:
         path = write_spec(spec)
         out: dict[str, Any] = {"job_id": spec.job_id, "spec": str(path), "command": shell_command(spec)}
@@ -71,16 +74,16 @@ def cmd_train(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"job {spec.job_id} ({kind}, model {spec.model}, {spec.launch.launcher}): {spec.job_dir}", flush=True)
     try:
-        out = launch(spec, wait=not args.no_wait and args.launcher == "local")  # Prefect tracks its own runs
+        out = launch(spec, wait=not args.no_wait and spec.launch.launcher == "local")  # Prefect tracks its own runs
     except LaunchError as exc:
-        return error(str(exc))
+        raise UserError(str(exc)) from None
     if args.json:
         print_json(out)
         return 0 if out.get("returncode", 0) == 0 else 1
     for warning in out.get("warnings", []):
         print(f"warning: {warning}", file=sys.stderr)
     if out.get("returncode", 0) != 0:
-        return error(f"training failed (exit {out['returncode']}); see {out['log']}")
+        raise UserError(f"training failed (exit {out['returncode']}); see the log at {out['log']}")
     result = out.get("result")
     if result is None:
         print(f"started: {out.get('flow_run_id') or out.get('pid')} (log: {out.get('log', 'in Prefect')})")
@@ -123,7 +126,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--gpus", type=int, default=0, help="GPUs for accelerate launch (0 = CPU)")
         p.add_argument("--gpu-type")
         p.add_argument("--bf16", action="store_true")
-        p.add_argument("--launcher", choices=["local", "prefect"], default="local")
+        p.add_argument("--launcher", choices=["local", "prefect"], default=None,
+                       help="where the job runs (default: $COMPOWORLD_TRAIN_LAUNCHER, else local)")
         p.add_argument("--deployment", help="Prefect deployment FLOW/NAME (launcher prefect; or $COMPOWORLD_TRAIN_DEPLOYMENT)")
         p.add_argument("--work-pool", dest="work_pool", help="the GPU work pool the deployment runs on (recorded in the spec)")
         p.add_argument("--dry-run", action="store_true", help="write the job spec and print the command; do not run")

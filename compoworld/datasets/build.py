@@ -7,20 +7,20 @@ run's tasks and trajectories (every run when `run_id` is None), writes `out_dir/
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from compoworld.canonical import canonical_json, content_hash, short_hash
+from compoworld.config import RUNTIME_FIELDS
 from compoworld.datasets.catalog import tools_catalog
 from compoworld.datasets.layout import MANIFEST, EmptyDataset, write_layout
 from compoworld.datasets.provenance import code_version, service_provenance
 from compoworld.datasets.rows import SFTFilters, in_domains, rl_row, sft_rows
 from compoworld.datasets.source import Source, load_source, load_trajectories
 from compoworld.datasets.splits import assign_splits
-from compoworld.warehouse import Warehouse, canonical_json
+from compoworld.warehouse import Warehouse
 
 Kind = Literal["sft", "rl"]
 SPLIT_SALT = "compoworld-splits-v1"
@@ -43,25 +43,18 @@ def record_run_id(run_id: str | None, source: Source) -> str:
         return run_id
     if len(source.run_ids) == 1:
         return source.run_ids[0]
-    digest = hashlib.sha256("\x00".join(source.run_ids).encode()).hexdigest()[:12]
-    return f"datasets-{digest}"
+    return "datasets-" + short_hash("\x00".join(source.run_ids), 12)
 
 
 def _runs(source: Source) -> list[dict[str, Any]]:
     """The source runs' configs, without the fields that only say how a run was executed (paths,
     workers, schedules): they change no row, and local paths do not belong in a published card."""
-    try:
-        from compoworld.config import RUNTIME_FIELDS
-    except ImportError:
-        RUNTIME_FIELDS = {"warehouse", "datasets_dir"}
     out = []
     for r in source.runs:
-        config = r.get("config_json")
-        if isinstance(config, str):
-            config = json.loads(config)
+        config = r.config
         if isinstance(config, dict):
-            config = {k: v for k, v in config.items() if k not in RUNTIME_FIELDS and k not in ("warehouse", "datasets_dir")}
-        out.append({"run_id": r["run_id"], "flow": r.get("flow"), "code_version": r.get("code_version"), "config": config})
+            config = {k: v for k, v in config.items() if k not in RUNTIME_FIELDS}
+        out.append({"run_id": r.run_id, "flow": r.flow, "code_version": r.code_version, "config": config})
     return out
 
 
@@ -147,7 +140,7 @@ def build(wh: Warehouse, out_dir: Path, kinds: tuple[Kind, ...] = ("sft", "rl"),
             result[kind] = {"path": str(location), "skipped": str(exc)}
             continue
         wh.write("datasets", dataset_rows(manifest, location.absolute()), run_id=manifest["run_id"], part=f"build-{kind}",
-                 config_hash=hashlib.sha256(canonical_json(options.config()).encode()).hexdigest()[:16])
+                 config_hash=content_hash(options.config()))
         result[kind] = {"path": str(location), "splits": {k: v["rows"] for k, v in manifest["splits"].items()},
                         "dataset_ids": {k: v["dataset_id"] for k, v in manifest["splits"].items()}, "stats": manifest["stats"]}
     return result

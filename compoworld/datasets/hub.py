@@ -32,6 +32,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from compoworld.atomic import atomic_write_text
+from compoworld.canonical import short_hash
 from compoworld.datasets.layout import DATA_DIR, layout_files, read_manifest
 from compoworld.warehouse import Warehouse
 
@@ -78,7 +80,7 @@ def _record(wh: Warehouse | None, manifest: dict[str, Any], layout_dir: Path, pu
         return
     from compoworld.datasets.build import dataset_rows
 
-    part = f"push-{manifest['kind']}-" + hashlib.sha256(pushed_to.encode()).hexdigest()[:12]
+    part = f"push-{manifest['kind']}-" + short_hash(pushed_to, 12)
     wh.write("datasets", dataset_rows(manifest, Path(layout_dir).absolute(), pushed_to=pushed_to, hub=hub),
              run_id=manifest["run_id"], part=part)
 
@@ -165,7 +167,7 @@ def push_to_folder(layout_dir: Path, repo_id: str, root: Path, wh: Warehouse | N
     tags = json.loads(tags_path.read_text()) if tags_path.is_file() else {}
     tag = tag_name(manifest["run_id"])
     tags[tag] = oid
-    tags_path.write_text(json.dumps(tags, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(tags_path, json.dumps(tags, indent=1, sort_keys=True) + "\n")
     hub = {"target": "local", "repo_id": repo_id, "path": str(target.absolute()), "commit": oid, "tag": tag,
            "message": message, "files": files}
     _record(wh, manifest, layout_dir, str(target.absolute()), hub)

@@ -7,14 +7,13 @@ and compoworld.json (the build manifest: counts, content ids, filters, runs, cod
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from compoworld.atomic import atomic_write_text
+from compoworld.canonical import content_hash
 from compoworld.datasets.card import render_card
-from compoworld.datasets.rows import content_hash
 
 MANIFEST = "compoworld.json"
 CARD = "README.md"
@@ -23,15 +22,6 @@ DATA_DIR = "data"
 
 def data_file(split: str) -> str:
     return f"{DATA_DIR}/{split}-00000-of-00001.parquet"
-
-
-def _atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(tmp, 0o644)  # mkstemp makes it private; a dataset file is meant to be read
-    os.replace(tmp, path)
 
 
 class EmptyDataset(ValueError):
@@ -67,13 +57,13 @@ def write_layout(out_dir: Path, kind: str, splits: dict[str, list[dict[str, Any]
         ds = datasets.Dataset.from_list(rows, features=feats)
         ds.to_parquet(str(path))
         info[name] = {"rows": len(rows), "tasks": len({r["task_id"] for r in rows}), "file": data_file(name),
-                      "bytes": path.stat().st_size, "dataset_id": content_hash([kind, name, rows], "ds_")}
+                      "bytes": path.stat().st_size, "dataset_id": "ds_" + content_hash([kind, name, rows])}
     manifest = {**manifest, "kind": kind, "splits": info, "fields": list(field_docs(kind))}
-    _atomic_write_text(out_dir / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    _atomic_write_text(out_dir / CARD, render_card(manifest, feats._to_yaml_list(), field_docs(kind)))
+    atomic_write_text(out_dir / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(out_dir / CARD, render_card(manifest, feats._to_yaml_list(), field_docs(kind)))
     licence = licence_file(manifest["services"])
     if licence:
-        _atomic_write_text(out_dir / "LICENSE.md", licence)
+        atomic_write_text(out_dir / "LICENSE.md", licence)
     elif (out_dir / "LICENSE.md").exists():
         (out_dir / "LICENSE.md").unlink()
     return manifest

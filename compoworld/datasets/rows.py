@@ -11,21 +11,15 @@ Conventions (what TRL's trainers and the Hub's chat templates expect):
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-import orjson
-
+from compoworld.canonical import content_hash
 from compoworld.datasets.source import TaskRecord, TrajectoryRecord
 from compoworld.rollout.trajectory import SYSTEM_PROMPT
 
 Catalog = Callable[[Sequence[str]], list[dict[str, Any]]]
-
-
-def content_hash(value: Any, prefix: str = "") -> str:
-    return prefix + hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
 def _arguments(raw: Any) -> Any:
@@ -100,7 +94,7 @@ def sft_rows(trajectories: Sequence[TrajectoryRecord], tasks: dict[str, TaskReco
             stats["other_domain"] += 1
             continue
         messages = trl_messages(t.messages)
-        key = content_hash([t.task_id, messages], "sft_")
+        key = "sft_" + content_hash([t.task_id, messages])
         if key in rows:
             rows[key]["n_duplicates"] += 1
             stats["duplicates"] += 1

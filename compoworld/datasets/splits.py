@@ -11,8 +11,9 @@ fraction, so a service set keeps its split as the warehouse grows, and the SFT a
 
 from __future__ import annotations
 
-import hashlib
 from typing import Iterable, Literal
+
+from compoworld.canonical import short_hash
 
 Split = Literal["train", "test"]
 
@@ -22,8 +23,8 @@ def set_key(prefix: str, services: Iterable[str]) -> str:
 
 
 def _unit(salt: str, key: str) -> float:
-    digest = hashlib.sha256(f"{salt}\x00{key}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64
+    # The first 16 hex digits are the digest's first 8 bytes: a uniform 64-bit draw in [0, 1).
+    return int(short_hash(f"{salt}\x00{key}", 16), 16) / 2**64
 
 
 def assign_splits(tasks: dict[str, tuple[Iterable[str], Iterable[str]]], test_fraction: float = 0.1,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 from pydantic import BaseModel, Field
 
+from compoworld.canonical import content_hash
 from compoworld.services.environment import Environment, Observation
 
 SYSTEM_PROMPT = (
@@ -60,7 +60,7 @@ class Trajectory(BaseModel):
         # The catalog, by far the largest field, enters through its digest (same catalog, same digest).
         body = self.model_dump(mode="json", exclude=_UNHASHED | {"tools"})
         body["tools_hash"] = self.tools_hash or catalog_hash(self.tools)
-        return "traj_" + hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+        return "traj_" + content_hash(body)
 
     def criterion_vector(self) -> list[float]:
         return [1.0 if c.passed else 0.0 for c in self.criteria]
@@ -80,15 +80,15 @@ class Trajectory(BaseModel):
 
 
 def catalog_hash(tools: list[dict[str, Any]]) -> str:
-    return hashlib.sha256(orjson.dumps(tools, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+    return content_hash(tools)
 
 
 def group_id(task_id: str, agent: str, model: str, seed: int) -> str:
-    key = orjson.dumps([task_id, agent, model, seed])
-    return "grp_" + hashlib.sha256(key).hexdigest()[:16]
+    return "grp_" + content_hash([task_id, agent, model, seed])
 
 
 def dumps_arguments(arguments: Any) -> str:
+    # Not canonical on purpose: the arguments as the agent sent them, keys in its order.
     return orjson.dumps(arguments).decode()
 
 

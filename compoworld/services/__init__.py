@@ -2,11 +2,12 @@
 
 from compoworld.services.environment import Environment, Observation, ToolCall, compose, diff_states, state_hash
 from compoworld.services.semantics import Sem, entity
-from compoworld.services.service import Context, Service, Table
+from compoworld.services.service import Collection, Context, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec, tool
 
 __all__ = [
     "ArgumentError",
+    "Collection",
     "Context",
     "Environment",
     "NotFoundError",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from compoworld.canonical import format_date, format_timestamp
+
 EPOCH = datetime(2026, 1, 5, 9, 0, 0, tzinfo=UTC)
 TICK = timedelta(seconds=30)
 
@@ -21,10 +23,10 @@ class Clock:
         self._now += TICK
 
     def now(self) -> str:
-        return self._now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return format_timestamp(self._now)
 
     def today(self) -> str:
-        return self._now.strftime("%Y-%m-%d")
+        return format_date(self._now)
 
     def datetime(self) -> datetime:
         return self._now

@@ -7,12 +7,12 @@ so the state is exactly as before.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 import orjson
 
+from compoworld.canonical import canonical_bytes, content_hash
 from compoworld.services.fake import DataGen
 from compoworld.services.service import Context, Record, Service
 from compoworld.services.tool import ArgumentError, ToolError, ToolSpec
@@ -109,12 +109,13 @@ def generated_state(cls: type[Service], seed: int, scale: float = 1.0) -> dict[s
     return cached
 
 
-def canonical_json(value: Any) -> bytes:
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+# Kept importable for callers outside services/ until they import `compoworld.canonical` directly.
+canonical_json = canonical_bytes
 
 
 def state_hash(state: State) -> str:
-    return hashlib.sha256(canonical_json(state)).hexdigest()
+    """The full SHA-256 of the state's canonical JSON."""
+    return content_hash(state, 64)
 
 
 def diff_states(before: State, after: State) -> list[dict[str, Any]]:

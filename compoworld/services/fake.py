@@ -13,6 +13,8 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any, Sequence, TypeVar
 
+from compoworld.canonical import format_timestamp
+
 T = TypeVar("T")
 
 FIRST = (
@@ -217,7 +219,7 @@ class DataGen:
     def datetime(self, days_from: int, days_to: int, hours: tuple[int, int] = (8, 17)) -> str:
         d = self.now.date() + timedelta(days=self.rng.randint(days_from, days_to))
         t = datetime(d.year, d.month, d.day, self.rng.randint(*hours), self.rng.choice([0, 30]))
-        return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return format_timestamp(t)
 
     def today(self) -> str:
         return self.now.date().isoformat()

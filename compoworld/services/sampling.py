@@ -1,20 +1,27 @@
-"""Plausible arguments for a tool, drawn from its schema and the current state.
+"""Arguments for a tool, drawn from its input schema and the current state: many valid calls
+without hand-writing them. Two policies over the same state, for two purposes:
 
-Used by benchmarks, verification and the task designer, which need many *valid* calls without
-hand-writing them: ids come from the table whose entity the parameter's semantic type names, emails
-and names from existing records (the tool's own service first), dates lie ahead of the clock and an
-end follows its start.
+- `sample_arguments` (task design, exploration, benchmarks): plausible calls. Ids come from the table
+  whose entity the parameter's semantic type names, emails and names from existing records (the
+  tool's own service first), dates lie ahead of the clock and an end follows its start; optional
+  parameters are passed at random.
+- `schema_arguments` (verification): arguments the input schema accepts exactly. Ids and field
+  values of the state first, each checked against its subschema, then conforming samples.
+
+What each policy draws is pinned by what was made with it (task ids, verification results), so
+neither is rewritten in terms of the other.
 """
 
 from __future__ import annotations
 
 import random
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
-from functools import lru_cache
-
+from compoworld.canonical import format_date, format_timestamp
 from compoworld.services.environment import Environment
+from compoworld.services.json_schema import fits, main_type, sample
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
 
@@ -71,7 +78,7 @@ class _Sampler:
             when = self.env.ctx.clock.datetime() + timedelta(days=self.rng.randint(3, 40))
             when = when.replace(hour=self.rng.randint(9, 15), minute=0, second=0)
         self.last_time = when
-        return when.strftime("%Y-%m-%d") if sem == "date" else when.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return format_date(when) if sem == "date" else format_timestamp(when)
 
     def value(self, name: str, schema: Any, sem: str | None) -> Any:
         if not isinstance(schema, dict):  # boolean schemas and other oddities of real specs
@@ -148,3 +155,100 @@ def valid_sequence(env: Environment, rng: random.Random, read_only: bool, per_to
                     out.append(call)
                     break
     return out
+
+
+# -- arguments the schema accepts (verification) -----------------------------------------------
+
+def _entity_ids(env: Environment, service: str) -> dict[str, list[str]]:
+    """Existing ids by semantic type (`svc.entity_id`), from the environment's state."""
+    svc = env.services[service]
+    out: dict[str, list[str]] = {}
+    for coll, c in svc.tables.items():
+        out[f"{service}.{c.entity}_id"] = list(svc.db[coll].rows)[:20]
+    return out
+
+
+def _value_pool(env: Environment, service: str) -> dict[str, list[Any]]:
+    """Existing field values by field name: realistic arguments for keys, filters and refs."""
+    svc = env.services[service]
+    pool: dict[str, list[Any]] = {}
+    for table in svc.db.values():
+        for row in list(table)[:10]:
+            for k, v in row.items():
+                if v is not None and not isinstance(v, (dict, list)):
+                    pool.setdefault(k.lower(), []).append(v)
+    return pool
+
+
+def _pools(env: Environment, service: str) -> tuple[dict[str, list[str]], dict[str, list[Any]]]:
+    """Ids and field values of the current state, recomputed only when a table has changed."""
+    svc = env.services[service]
+    key = (id(svc), tuple((id(t), len(t), getattr(t, "version", None)) for t in svc.db.values()))
+    memo = env.__dict__.get("_argument_pools")
+    if memo is None or memo[0] != key:
+        memo = (key, _entity_ids(env, service), _value_pool(env, service))
+        env.__dict__["_argument_pools"] = memo
+    return memo[1], memo[2]
+
+
+def schema_arguments(spec: ToolSpec, env: Environment, service: str, rng: random.Random, *, all_optional: bool = False,
+                     given: dict[str, Any] | None = None, fresh: bool = False) -> dict[str, Any] | None:
+    """Arguments that satisfy the tool's input schema, preferring ids and values present in the state.
+
+    Required parameters (every parameter with `all_optional`), plus the `given` ones, coerced to fit;
+    `fresh` draws new values rather than copying other records' fields (ids excepted). None when no
+    valid combination was found."""
+    schema = spec.input_schema
+    props = schema.get("properties") or {}
+    required = [r for r in schema.get("required") or [] if r in props]
+    ids, pool = _pools(env, service)
+    sems = spec.param_semantics
+    for attempt in range(4):
+        args: dict[str, Any] = {}
+        names = list(props) if all_optional else list(required) + [p for p in props if p not in required and given and p in given]
+        for p in names:
+            sub = props.get(p) or {}
+            if given and p in given:
+                v = coerce(sub, given[p])
+                if v is not None:
+                    args[p] = v
+                    continue
+                if p not in required:
+                    continue  # a value we meant to pass does not fit: leave the optional parameter out
+            cands: list[Any] = []
+            sem = sems.get(p)
+            if sem and sem in ids and ids[sem]:
+                cands.append(ids[sem][rng.randrange(len(ids[sem]))])
+            key = p.lower()
+            if key in pool and attempt < 2 and not (fresh and not (sem and sem.endswith("_id"))):
+                cands.append(pool[key][rng.randrange(len(pool[key]))])
+            if sem and sem.endswith("_id") and sem in ids and ids[sem] and main_type(sub) == "array":
+                cands.append([ids[sem][0]])
+            val = next((c for c in cands if fits(sub, c)), None)
+            if val is None:
+                val = sample(sub, rng, required_only=attempt > 1)
+            args[p] = val
+        if fits(schema, args):
+            return args
+    return None
+
+
+def coerce(sub: dict[str, Any], v: Any) -> Any:
+    """`v` or an equivalent that fits `sub` (a list as comma-separated text, a number as text...), else None."""
+    if fits(sub, v):
+        return v
+    t = main_type(sub)
+    cands: list[Any] = []
+    if isinstance(v, list) and t == "string":
+        cands.append(",".join(str(x) for x in v))
+        cands += [x for x in v[:1]]
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and t == "string":
+        cands.append(str(v))
+    if isinstance(v, str) and t in ("integer", "number"):
+        try:
+            cands.append(int(v) if t == "integer" else float(v))
+        except ValueError:
+            pass
+    if not isinstance(v, list) and t == "array":
+        cands.append([v])
+    return next((c for c in cands if fits(sub, c)), None)

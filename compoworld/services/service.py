@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, NamedTuple
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, create_model
 
 from compoworld.services.clock import Clock
 from compoworld.services.tool import NotFoundError, ToolError, ToolSpec, spec_from_function, tool_meta
@@ -214,11 +214,36 @@ class Context:
         self.journal = Journal()
 
 
-class Service:
-    """A service: a pydantic state model (collections of typed records), tools, and a data generator.
+class Collection(NamedTuple):
+    """The one declaration of a collection of a service's state: the type of its records (a
+    TypedDict), the entity a record is (in messages and semantic types: `crm.company_id`) and the
+    prefix of the ids its table hands out (`co_0001`)."""
 
-    Subclasses set `name`, `domain`, `description`, `State` and `tables` (collection -> (entity, id
-    prefix)), declare tools with `@tool`, and implement `generate` for seeded initial data.
+    record: Any
+    entity: str
+    prefix: str
+
+
+class _StateModel:
+    """`cls.State`: the pydantic model of a service's state (`{collection: {id: record}}`), built from
+    `tables` on first use and kept on the class: most environments never validate a given state."""
+
+    def __get__(self, obj: Any, owner: type[Service]) -> type[BaseModel]:
+        model = owner.__dict__.get("_state_model")
+        if model is None:
+            fields: dict[str, Any] = {coll: (dict[str, c.record], {}) for coll, c in owner.tables.items()}
+            # collection names of compiled services may start with `model_`: no namespace is reserved
+            model = create_model(f"{owner.__name__}State", __config__=ConfigDict(protected_namespaces=()), **fields)
+            setattr(owner, "_state_model", model)
+        return model
+
+
+class Service:
+    """A service: collections of typed records, tools, and a data generator.
+
+    Subclasses set `name`, `domain`, `description` and `tables` (collection -> `Collection`), declare
+    tools with `@tool`, and implement `generate` for seeded initial data. The pydantic `State` model
+    is derived from `tables`.
     """
 
     name: ClassVar[str]
@@ -226,15 +251,18 @@ class Service:
     domain: ClassVar[str] = "operations"
     description: ClassVar[str] = ""
     origin: ClassVar[str] = "library"
-    State: ClassVar[type[BaseModel]]
-    tables: ClassVar[dict[str, tuple[str, str]]] = {}
+    tables: ClassVar[dict[str, Collection]] = {}
+    State: ClassVar[_StateModel] = _StateModel()
     _specs: ClassVar[dict[str, ToolSpec]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # attributes as stored, not through descriptors: finding tools must not build `State` or load a plan
+        namespace: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            namespace.update(vars(klass))
         specs: dict[str, ToolSpec] = {}
-        for attr in dir(cls):
-            fn = getattr(cls, attr, None)
+        for attr, fn in sorted(namespace.items()):
             meta = tool_meta(fn) if callable(fn) else None
             if meta is not None:
                 specs[attr] = spec_from_function(fn, meta)
@@ -270,8 +298,8 @@ class Service:
     def load(self, data: dict[str, dict[str, Record]]) -> None:
         """Install a state (collection -> id -> record). Records are shared, never copied: they are immutable."""
         self.db = {
-            coll: Table(coll, entity, prefix, dict(data.get(coll, {})), self.ctx.journal)
-            for coll, (entity, prefix) in self.tables.items()
+            coll: Table(coll, c.entity, c.prefix, dict(data.get(coll, {})), self.ctx.journal)
+            for coll, c in self.tables.items()
         }
 
     def dump(self) -> dict[str, dict[str, Record]]:

@@ -10,9 +10,7 @@ Layout under `cache_dir()` (`$COMPOWORLD_CACHE_DIR/synth`, default `.cache/synth
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
+from compoworld.atomic import atomic_write_bytes
+from compoworld.canonical import short_hash
 from compoworld.services.service import Service
 from compoworld.synthesis.plan import ServicePlan
 
@@ -58,22 +58,16 @@ def save(entries: list[CacheEntry], report_json: bytes | None = None, directory:
         chunks.append(blob + b"\n")
         offset += len(blob) + 1
     data = b"".join(chunks)
-    plans_name = f"plans-{hashlib.sha256(data).hexdigest()[:12]}.jsonl"
-    _atomic_write(d / plans_name, data)
-    _atomic_write(d / "index.json", orjson.dumps({"format": FORMAT, "plans": plans_name, "services": index}))
+    plans_name = f"plans-{short_hash(data, 12)}.jsonl"
+    atomic_write_bytes(d / plans_name, data)
+    atomic_write_bytes(d / "index.json", orjson.dumps({"format": FORMAT, "plans": plans_name, "services": index}))
     for old in d.glob("plans-*.jsonl"):
         if old.name != plans_name:
             old.unlink(missing_ok=True)
     if report_json is not None:
-        _atomic_write(d / "report.json", report_json)
+        atomic_write_bytes(d / "report.json", report_json)
     _memo.clear()
     return d / "index.json"
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 _memo: dict[tuple[str, int, int, bool], dict[str, type[Service]]] = {}

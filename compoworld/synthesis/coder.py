@@ -19,16 +19,27 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from compoworld.synthesis.pipeline import CoderOutcome
+from pydantic import BaseModel, Field
+
 from compoworld.synthesis.plan import ServicePlan
 from compoworld.synthesis.verify import CheckResult
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120
 
+
+class CoderOutcome(BaseModel):
+    """What the coder made of one service: accepted (its module replaces the compiled service) or not, and why."""
+
+    service: str
+    accepted: bool
+    detail: str = ""
+    failed_checks: list[CheckResult] = Field(default_factory=list)
+
+
 RULES = """You write one Python module defining a CompoWorld service: a subclass of
-`compoworld.services.Service` with class attributes `name`, `domain`, `description`, `State` (a pydantic
-BaseModel whose fields are `dict[str, SomeTypedDict]` collections), `tables = {collection: (entity, id_prefix)}`,
+`compoworld.services.Service` with class attributes `name`, `domain`, `description`,
+`tables = {collection: Collection(RecordTypedDict, entity, id_prefix)}` (the state model is derived from it),
 a `generate(self, gen)` method returning seeded initial records per collection (use only `gen.rng`, `gen.pick`,
 `gen.world`, `gen.date`, `gen.datetime`...), and one method per tool decorated with
 `@tool(read_only=..., destructive=..., idempotent=...)`, with typed parameters (Annotated types from

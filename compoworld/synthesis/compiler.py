@@ -1,22 +1,22 @@
 """Compiling a server spec into a `Service` subclass: infer a plan, then build the class from it.
 
-Building from a plan is cheap: no validator is compiled until a tool is first called, and the
-pydantic state model is built on first use. A class loaded from the cache is cheaper still: it
-knows its name, version and sizes from the cache index, and parses its plan only when an
-environment first uses it - which is what lets `load_compiled` return a thousand services at once.
+Building from a plan is cheap: no validator is compiled until a tool is first called, and (as for
+every service) the pydantic state model is built on first use. A class loaded from the cache is
+cheaper still: it knows its name, version and sizes from the cache index, and parses its plan only
+when an environment first uses it - which is what lets `load_compiled` return a thousand services at once.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from pydantic import BaseModel, ConfigDict, create_model
 from typing_extensions import Required, TypedDict
 
+from compoworld.services.json_schema import json_types
+from compoworld.services.service import Collection
 from compoworld.synthesis.loader import ServerSpec
 from compoworld.synthesis.plan import EntityPlan, ServicePlan
 from compoworld.synthesis.runtime import CompiledService, make_method, tool_spec
-from compoworld.synthesis.schema import json_types
 
 _PLAN_ATTRS = ("plan", "_tools", "_ents", "tables", "_specs")
 
@@ -36,24 +36,8 @@ def record_type(e: EntityPlan, service: str) -> Any:
     return TypedDict(f"{_camel(service)}{_camel(e.entity)}", fields, total=False)  # type: ignore[operator]
 
 
-def state_model(plan: ServicePlan) -> type[BaseModel]:
-    fields = {e.collection: (dict[str, record_type(e, plan.name)], {}) for e in plan.entities}  # type: ignore[misc]
-    return create_model(f"{_camel(plan.name)}State", __config__=ConfigDict(protected_namespaces=()), **fields)  # type: ignore[call-overload]
-
-
 def _camel(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.split("_") if p) or "Service"
-
-
-class _LazyState:
-    """`cls.State`, built on first access (most environments never validate a given state)."""
-
-    def __get__(self, obj: Any, owner: type[CompiledService]) -> type[BaseModel]:
-        model = owner.__dict__.get("_state_model")
-        if model is None:
-            model = state_model(owner.plan)
-            type.__setattr__(owner, "_state_model", model)
-        return model
 
 
 class _LazyPlan:
@@ -69,13 +53,13 @@ class _LazyPlan:
 
 
 def _install(cls: type[CompiledService], plan: ServicePlan) -> None:
-    """Give a class everything its plan defines (after creation: `Service.__init_subclass__` reads
-    every attribute, which must not trigger a lazy load)."""
+    """Give a class everything its plan defines (after creation: `Service.__init_subclass__` sets
+    `_specs` from the class's own `@tool` methods, and a compiled class has none)."""
     for attr, value in (
         ("plan", plan),
         ("_tools", {t.name: t for t in plan.tools}),
         ("_ents", {e.collection: e for e in plan.entities}),
-        ("tables", {e.collection: (e.entity, e.prefix) for e in plan.entities}),
+        ("tables", {e.collection: Collection(record_type(e, plan.name), e.entity, e.prefix) for e in plan.entities}),
         ("_specs", {t.name: tool_spec(t) for t in plan.tools}),
     ):
         type.__setattr__(cls, attr, value)
@@ -85,9 +69,7 @@ def _install(cls: type[CompiledService], plan: ServicePlan) -> None:
 
 def _new_class(name: str, ns: dict[str, Any]) -> type[CompiledService]:
     base = {"__module__": "compoworld.synthesis.compiled", "name": name}
-    cls = type(_camel(name), (CompiledService,), {**base, **ns})
-    type.__setattr__(cls, "State", _LazyState())
-    return cls  # type: ignore[return-value]
+    return type(_camel(name), (CompiledService,), {**base, **ns})  # type: ignore[return-value]
 
 
 def build_service(plan: ServicePlan, *, verified: bool | None = None, synthesis: str = "compiler") -> type[CompiledService]:

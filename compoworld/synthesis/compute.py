@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
+from compoworld.canonical import TIMESTAMP_FORMAT
 from compoworld.services.tool import ToolError
 from compoworld.synthesis.world import rng_for
 
@@ -242,7 +243,7 @@ def _tz_offset(name: Any) -> tuple[str, float]:
 
 
 def _clock(c: Call) -> datetime:
-    return datetime.strptime(c.svc.now(), "%Y-%m-%dT%H:%M:%SZ")
+    return datetime.strptime(c.svc.now(), TIMESTAMP_FORMAT)  # naive, like the times computations parse
 
 
 def _now(c: Call) -> dict[str, Any]:
@@ -301,6 +302,7 @@ def _date_diff(c: Call) -> dict[str, Any]:
 
 
 def _rng(c: Call) -> Any:
+    # keyed by `json.dumps`, not canonical JSON: the draws of every compiled random tool depend on this text
     return rng_for(c.svc.ctx.seed, c.svc.name, c.tool, json.dumps(c.args, sort_keys=True, default=str), c.svc.now())
 
 

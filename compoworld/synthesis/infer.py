@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.loader import ServerSpec, ToolIn
-from compoworld.synthesis.naming import is_plural, plural, short_hash, shorten, singular, snake, unique, words
+from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, singular, snake, unique, words
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
-from compoworld.synthesis.schema import json_types, loosen, main_type, merge_shapes
+from compoworld.synthesis.schema import loosen, merge_shapes
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
 from compoworld.synthesis.world import topic_for
 
@@ -568,7 +569,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
                        entities=list(plans_e.values()), tools=tools)
     # The version names the plan's content: seeded states are memoized by (name, version), so a
     # recompiled service never reuses the initial state of a different plan with the same name.
-    plan.version = "1." + short_hash(plan.model_dump_json(), 10)
+    plan.version = "1." + sha1_tag(plan.model_dump_json(), 10)
     return plan
 
 
@@ -720,16 +721,10 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
 
 def _takes_table_ids(p: PInfo) -> bool:
     """Whether ids the runtime assigns (`task_0007`) are valid values of this parameter."""
-    from compoworld.synthesis.schema import InvalidValue, compile_validator
-
     sub = p.schema.get("items") if p.type == "array" else p.schema
     if not isinstance(sub, dict) or main_type(sub) not in ("string", None):
         return False
-    try:
-        compile_validator({k: v for k, v in sub.items() if k != "default"})("item_0007")
-        return True
-    except InvalidValue:
-        return False
+    return fits({k: v for k, v in sub.items() if k != "default"}, "item_0007")
 
 
 def _constrained(p: PInfo) -> bool:

@@ -17,8 +17,9 @@ from typing import Any, Iterator
 import orjson
 from pydantic import BaseModel, Field
 
+from compoworld.canonical import canonical_bytes
 from compoworld.synthesis.naming import tool_identifier
-from compoworld.synthesis.schema import SchemaProblem, canonical, meta_errors, normalize_input_schema
+from compoworld.synthesis.schema import SchemaProblem, meta_errors, normalize_input_schema
 
 MAX_NAME = 128  # MCP clients accept 1-128 characters; longer names are rejected, 64+ are shortened on compile
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -215,7 +216,7 @@ def _annotations(raw: Any) -> dict[str, Any]:
 
 def _tools_key(tools: list[Any]) -> bytes:
     """Identity of a server for deduplication: its set of (name, input schema)."""
-    items = sorted(canonical([t.get("name"), t.get("inputSchema", t.get("input_schema"))]) if isinstance(t, dict) else canonical(t) for t in tools)
+    items = sorted(canonical_bytes([t.get("name"), t.get("inputSchema", t.get("input_schema"))]) if isinstance(t, dict) else canonical_bytes(t) for t in tools)
     return b"\n".join(items)
 
 

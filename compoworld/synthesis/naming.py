@@ -22,13 +22,16 @@ def snake(name: str) -> str:
     """A snake_case identifier for a name; never empty, never starts with a digit."""
     out = "_".join(words(name))
     if not out:
-        out = "x" + hashlib.sha1(name.encode("utf-8", "replace")).hexdigest()[:6]
+        out = "x" + sha1_tag(name, 6)
     if out[0].isdigit():
         out = "n" + out
     return out
 
 
-def short_hash(text: str, n: int = 4) -> str:
+def sha1_tag(text: str, n: int = 4) -> str:
+    """The first `n` hex digits of the SHA-1 of `text`. Not `compoworld.canonical.short_hash`
+    (SHA-256) on purpose: compiled service and tool names and plan versions are derived from it, and
+    those names are keys of caches, warehouses and task ids made before."""
     return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()[:n]
 
 
@@ -42,7 +45,7 @@ def tool_identifier(name: str) -> str:
         return name
     out = re.sub(r"_+", "_", re.sub(r"[^a-zA-Z0-9_]+", "_", name)).strip("_")
     if not out or not out[0].isalpha():
-        out = "t_" + out if out else "t_" + short_hash(name)
+        out = "t_" + out if out else "t_" + sha1_tag(name)
     return out
 
 
@@ -50,7 +53,7 @@ def shorten(name: str, budget: int) -> str:
     """Cut a name to `budget` chars deterministically: keep a readable head and a hash of the whole."""
     if len(name) <= budget:
         return name
-    tag = short_hash(name, 5)
+    tag = sha1_tag(name, 5)
     head = name[: max(1, budget - len(tag) - 1)].rstrip("_")
     return f"{head}_{tag}"[:budget]
 

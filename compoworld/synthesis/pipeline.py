@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from compoworld.synthesis.coder import CoderOutcome, improve_services
 from compoworld.synthesis.loader import Duplicate, LoadResult, Rejection, ServerSpec, load_specs
 from compoworld.synthesis.naming import slugify, unique
 from compoworld.synthesis.plan import ServicePlan
@@ -37,13 +38,6 @@ class ServiceSummary(BaseModel):
 class CompileFailure(BaseModel):
     server_id: str
     error: str
-
-
-class CoderOutcome(BaseModel):
-    service: str
-    accepted: bool
-    detail: str = ""
-    failed_checks: list[CheckResult] = Field(default_factory=list)
 
 
 class SynthReport(BaseModel):
@@ -188,8 +182,6 @@ def run_synth(specs: list[Path] | None = None, coder: str | None = None, workers
             report.ops[t.op] = report.ops.get(t.op, 0) + 1
     report.seconds_compile_verify = time.perf_counter() - t1
     if coder:
-        from compoworld.synthesis.coder import improve_services
-
         outcomes, accepted = improve_services(list(plans.values()), coder, cache_directory or cache.cache_dir(), seed=seed)
         report.coder = outcomes
         for e in entries:

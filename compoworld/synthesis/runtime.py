@@ -5,13 +5,16 @@ service's journaled tables. Same seed and same calls give the same results."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any, Callable, ClassVar, Iterable
 
+from compoworld.canonical import canonical_bytes, format_timestamp
+from compoworld.services.json_schema import InvalidValue, compile_validator, fits, main_type, sample
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, ServicePlan, ToolPlan
-from compoworld.synthesis.schema import InvalidValue, canonical, compile_validator, main_type, sample
+from compoworld.synthesis.schema import nullable
 from compoworld.synthesis.world import ValueContext, rng_for, value_for
 
 MAX_PAGE = 100
@@ -60,10 +63,10 @@ class CompiledService(Service):
                     row[f.name] = self._seed_value(e, f, gen.rng, ctx, i, out)
                     if f.role == "key" and row[f.name] is not None:
                         keys = seen_keys.setdefault(f.name, set())
-                        k = canonical(row[f.name])
-                        if k in keys and isinstance(row[f.name], str) and _fits(f.shape, f"{row[f.name]}-{i + 1}"):
+                        k = canonical_bytes(row[f.name])
+                        if k in keys and isinstance(row[f.name], str) and _may_hold(f.shape, f"{row[f.name]}-{i + 1}"):
                             row[f.name] = f"{row[f.name]}-{i + 1}"
-                        keys.add(canonical(row[f.name]))
+                        keys.add(canonical_bytes(row[f.name]))
                 rows.append(row)
             out[e.collection] = rows
         return out
@@ -76,19 +79,19 @@ class CompiledService(Service):
                 return "active"
             return e.statuses[0] if rng.random() < 0.5 else e.statuses[rng.randrange(len(e.statuses))]
         if f.role == "created":
-            return (ctx.now.replace(microsecond=0) - _days(rng.randint(30, 400))).strftime("%Y-%m-%dT%H:%M:%SZ")
+            return format_timestamp(ctx.now - timedelta(days=rng.randint(30, 400)))
         if f.role == "updated":
-            return (ctx.now.replace(microsecond=0) - _days(rng.randint(0, 29))).strftime("%Y-%m-%dT%H:%M:%SZ")
+            return format_timestamp(ctx.now - timedelta(days=rng.randint(0, 29)))
         if f.role == "ref" and f.ref:
             parent = next((p for p in self._ents.values() if p.entity == f.ref), None)
             rows = done.get(parent.collection, []) if parent else []
             if rows:
                 target = rows[rng.randrange(len(rows))]
                 v = target.get(f.name, target["id"]) if parent and parent.field(f.name) else target["id"]
-                if _fits(f.shape, v):
+                if _may_hold(f.shape, v):
                     return v
         v = value_for(f.name, f.sem, f.shape, rng, ctx, i)
-        return v if _fits(f.shape, v) else None
+        return v if _may_hold(f.shape, v) else None
 
     # -- dispatch -------------------------------------------------------------------------------
     def run_tool(self, name: str, args: dict[str, Any]) -> Any:
@@ -158,7 +161,7 @@ class CompiledService(Service):
 
     def _derive(self, e: EntityPlan, known: dict[str, Any]) -> Record:
         """A record of the outside world that the seeded table does not hold: a pure function of its key."""
-        rng = rng_for(self.ctx.seed, self.name, e.collection, canonical(known).decode())
+        rng = rng_for(self.ctx.seed, self.name, e.collection, canonical_bytes(known).decode())
         ctx = ValueContext(_world(self.ctx.seed), self.ctx.clock.start)
         row: Record = {"id": f"{e.prefix}_x{rng.getrandbits(32):08x}"}
         for f in e.fields:
@@ -171,10 +174,10 @@ class CompiledService(Service):
             elif f.role == "status":
                 row[f.name] = e.statuses[0] if e.statuses else "active"
             elif f.role in ("created", "updated"):
-                row[f.name] = self.ctx.clock.start.strftime("%Y-%m-%dT%H:%M:%SZ")
+                row[f.name] = format_timestamp(self.ctx.clock.start)
             else:
                 v = value_for(f.name, f.sem, f.shape, rng, ctx, 0)
-                row[f.name] = v if _fits(f.shape, v) else None
+                row[f.name] = v if _may_hold(f.shape, v) else None
         return row
 
     # -- operations -----------------------------------------------------------------------------
@@ -221,7 +224,7 @@ class CompiledService(Service):
             elif f.role == "key" and (f.strict or f.shape):
                 rng = rng_for(self.ctx.seed, self.name, e.collection, table.seq)
                 v = sample(f.strict or f.shape, rng)
-                row[f.name] = v if _fits(f.shape, v) else None
+                row[f.name] = v if _may_hold(f.shape, v) else None
         sf = e.status_field
         if t.target_status and sf:
             row[sf] = t.target_status
@@ -347,12 +350,6 @@ class CompiledService(Service):
 
 # -- helpers ----------------------------------------------------------------------------------
 
-def _days(n: int) -> Any:
-    from datetime import timedelta
-
-    return timedelta(days=n)
-
-
 def _world(seed: int) -> Any:
     from compoworld.services.fake import world
 
@@ -360,20 +357,13 @@ def _world(seed: int) -> Any:
 
 
 def _short(v: Any) -> str:
-    s = v if isinstance(v, str) else canonical(v).decode()
+    s = v if isinstance(v, str) else canonical_bytes(v).decode()
     return s if len(s) <= 40 else s[:37] + "..."
 
 
-def _fits(shape: dict[str, Any], v: Any) -> bool:
-    if not shape:
-        return True
-    from compoworld.synthesis.schema import nullable
-
-    try:
-        compile_validator(nullable(shape))(v)
-        return True
-    except InvalidValue:
-        return False
+def _may_hold(shape: dict[str, Any], v: Any) -> bool:
+    """Whether a record field of this shape may hold `v` (every field may also be empty)."""
+    return fits(nullable(shape), v)
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -452,7 +442,7 @@ def score(row: Record, query: str) -> int:
 def _sort_key(v: Any) -> Any:
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return (0, v, "")
-    return (1, 0, canonical(v).decode() if not isinstance(v, str) else v)
+    return (1, 0, canonical_bytes(v).decode() if not isinstance(v, str) else v)
 
 
 def _descending(t: ToolPlan, args: dict[str, Any]) -> bool:

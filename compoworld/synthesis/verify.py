@@ -27,9 +27,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from compoworld.services.environment import SEP, Environment, Observation
+from compoworld.services.json_schema import InvalidValue, compile_validator, fits, json_types, main_type, sample
+from compoworld.services.sampling import schema_arguments
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
-from compoworld.synthesis.schema import InvalidValue, compile_validator, json_types, main_type, meta_errors, sample
+from compoworld.synthesis.schema import meta_errors
 
 Status = Literal["pass", "fail", "skip"]
 
@@ -82,115 +84,14 @@ class _Recorder:
         self.checks.append(CheckResult(service=self.service, tool=tool, check=check, passed=status == "pass", status=status, detail=detail[:300]))
 
 
-# -- argument synthesis -------------------------------------------------------------------------
-
-def _entity_ids(env: Environment, svc_name: str) -> dict[str, list[str]]:
-    """Existing ids by semantic type (`svc.entity_id`), from the environment's state."""
-    svc = env.services[svc_name]
-    out: dict[str, list[str]] = {}
-    for coll, (entity, _) in svc.tables.items():
-        ids = list(svc.db[coll].rows)[:20]
-        out[f"{svc_name}.{entity}_id"] = ids
-    return out
-
-
-def _value_pool(env: Environment, svc_name: str) -> dict[str, list[Any]]:
-    """Existing field values by field name: realistic arguments for keys, filters and refs."""
-    svc = env.services[svc_name]
-    pool: dict[str, list[Any]] = {}
-    for table in svc.db.values():
-        for row in list(table)[:10]:
-            for k, v in row.items():
-                if v is not None and not isinstance(v, (dict, list)):
-                    pool.setdefault(k.lower(), []).append(v)
-    return pool
-
-
-def _pools(env: Environment, svc_name: str) -> tuple[dict[str, list[str]], dict[str, list[Any]]]:
-    """Ids and field values of the current state, recomputed only when a table has changed."""
-    svc = env.services[svc_name]
-    key = (id(svc), tuple((id(t), len(t), getattr(t, "version", None)) for t in svc.db.values()))
-    memo = env.__dict__.get("_verify_pools")
-    if memo is None or memo[0] != key:
-        memo = (key, _entity_ids(env, svc_name), _value_pool(env, svc_name))
-        env.__dict__["_verify_pools"] = memo
-    return memo[1], memo[2]
-
-
-def _fits(schema: dict[str, Any], value: Any) -> bool:
-    try:
-        compile_validator(schema)(value)
-        return True
-    except InvalidValue:
-        return False
-
-
-def make_args(spec: ToolSpec, env: Environment, svc_name: str, rng: random.Random, *, all_optional: bool = False,
-              given: dict[str, Any] | None = None, fresh: bool = False) -> dict[str, Any] | None:
-    """Arguments that satisfy the tool's input schema, preferring ids and values present in the state.
-    None when no valid combination was found."""
-    schema = spec.input_schema
-    props = schema.get("properties") or {}
-    required = [r for r in schema.get("required") or [] if r in props]
-    ids, pool = _pools(env, svc_name)
-    sems = spec.param_semantics
-    for attempt in range(4):
-        args: dict[str, Any] = {}
-        names = list(props) if all_optional else list(required) + [p for p in props if p not in required and given and p in given]
-        for p in names:
-            sub = props.get(p) or {}
-            if given and p in given:
-                v = _coerce(sub, given[p])
-                if v is not None:
-                    args[p] = v
-                    continue
-                if p not in required:
-                    continue  # a value we meant to pass does not fit: leave the optional parameter out
-            cands: list[Any] = []
-            sem = sems.get(p)
-            if sem and sem in ids and ids[sem]:
-                cands.append(ids[sem][rng.randrange(len(ids[sem]))])
-            key = p.lower()
-            if key in pool and attempt < 2 and not (fresh and not (sem and sem.endswith("_id"))):
-                cands.append(pool[key][rng.randrange(len(pool[key]))])
-            if sem and sem.endswith("_id") and sem in ids and ids[sem] and main_type(sub) == "array":
-                cands.append([ids[sem][0]])
-            val = next((c for c in cands if _fits(sub, c)), None)
-            if val is None:
-                val = sample(sub, rng, required_only=attempt > 1)
-            args[p] = val
-        if _fits(schema, args):
-            return args
-    return None
-
-
-def _coerce(sub: dict[str, Any], v: Any) -> Any:
-    """`v` or an equivalent that fits `sub` (a list as comma-separated text, a number as text...), else None."""
-    if _fits(sub, v):
-        return v
-    t = main_type(sub)
-    cands: list[Any] = []
-    if isinstance(v, list) and t == "string":
-        cands.append(",".join(str(x) for x in v))
-        cands += [x for x in v[:1]]
-    if isinstance(v, (int, float)) and not isinstance(v, bool) and t == "string":
-        cands.append(str(v))
-    if isinstance(v, str) and t in ("integer", "number"):
-        try:
-            cands.append(int(v) if t == "integer" else float(v))
-        except ValueError:
-            pass
-    if not isinstance(v, list) and t == "array":
-        cands.append([v])
-    return next((c for c in cands if _fits(sub, c)), None)
-
+# -- invalid arguments --------------------------------------------------------------------------
 
 def _wrong_type_value(sub: dict[str, Any]) -> Any:
     types = json_types(sub)
     if not types:
         return None
     for v in ({"nested": ["x"]}, 12345, "not-a-number", True, [1, 2]):
-        if not _fits(sub, v):
+        if not fits(sub, v):
             return v
     return None
 
@@ -246,7 +147,8 @@ def _spec_roles(cls: type[Service]) -> list[_Roles]:
 
     specs = cls.tool_specs()
     out: list[_Roles] = []
-    for coll, (entity, _) in cls.tables.items():
+    for coll, c in cls.tables.items():
+        entity = c.entity
         sem = f"{cls.name}.{entity}_id"
         r = _Roles(coll, entity)
         for name, s in specs.items():
@@ -307,7 +209,7 @@ def _check_invalid_args(cls: type[Service], env: Environment, rec: _Recorder) ->
         for p, sub in props.items():
             bad = _wrong_type_value(sub if isinstance(sub, dict) else {})
             if bad is not None:
-                base = make_args(spec, env, svc, random.Random(1)) or {}
+                base = schema_arguments(spec, env, svc, random.Random(1)) or {}
                 cases.append((f"wrong type for {p}", {**base, p: bad}))
                 break
         problems = []
@@ -338,7 +240,7 @@ def _smoke(cls: type[Service], seed: int, rec: _Recorder) -> list[dict[str, Any]
     # reads before writes, deletes last: every tool sees seeded records
     order = sorted(cls.tool_specs().items(), key=lambda kv: (kv[1].destructive, not kv[1].read_only, kv[0]))
     for name, spec in order:
-        args = make_args(spec, env, svc, rng)
+        args = schema_arguments(spec, env, svc, rng)
         if args is None:
             rec.add("smoke", "skip", "could not generate arguments that satisfy the input schema", tool=name)
             continue
@@ -390,7 +292,7 @@ def _get_record(env: Environment, cls: type[Service], tool: str | None, rid: str
     if tool is None:
         return None
     spec = cls.tool_specs()[tool]
-    args = make_args(spec, env, cls.name, random.Random(3), given=_given_for(cls, tool, rid, rec_data, entity))
+    args = schema_arguments(spec, env, cls.name, random.Random(3), given=_given_for(cls, tool, rid, rec_data, entity))
     if args is None:
         return None
     return _call(env, cls.name, tool, args)
@@ -447,13 +349,13 @@ def _listing_contains(env: Environment, cls: type[Service], tool: str, rid: str,
     limit_p = next((p.name for p in plan_tool.params if p.role == "limit"), None) if plan_tool else ("limit" if "limit" in props else None)
     offset_p = next((p.name for p in plan_tool.params if p.role == "offset"), None) if plan_tool else ("offset" if "offset" in props else None)
     given = dict(extra or {})
-    if limit_p and _fits(props.get(limit_p, {}), 100):
+    if limit_p and fits(props.get(limit_p, {}), 100):
         given[limit_p] = 100
     page_p = next((p.name for p in plan_tool.params if p.role == "page"), None) if plan_tool else ("page" if "page" in props else None)
     for pname, first in ((page_p, 1), (offset_p, 0)):
-        if pname and _fits(props.get(pname, {}), first):
+        if pname and fits(props.get(pname, {}), first):
             given[pname] = first
-    args = make_args(spec, env, cls.name, random.Random(5), given=given)
+    args = schema_arguments(spec, env, cls.name, random.Random(5), given=given)
     if args is None:
         return None, "could not build arguments"
     for _ in range(50):
@@ -476,14 +378,14 @@ def _check_entity(cls: type[Service], seed: int, r: _Roles, rec: _Recorder) -> N
     specs = cls.tool_specs()
     cspec = specs[r.create]  # type: ignore[index]
     rng = random.Random(11)
-    args = make_args(cspec, env, svc, rng, all_optional=True) or make_args(cspec, env, svc, rng)
+    args = schema_arguments(cspec, env, svc, rng, all_optional=True) or schema_arguments(cspec, env, svc, rng)
     if args is None:
         rec.add("create_read", "skip", "could not generate create arguments", tool=r.create)
         return
     obs = _call(env, svc, r.create, args)  # type: ignore[arg-type]
     if not obs.ok and obs.error_kind == "business_rule":
         # values copied from existing records can collide with uniqueness rules: try fresh values
-        retry = make_args(cspec, env, svc, random.Random(13), all_optional=True, fresh=True)
+        retry = schema_arguments(cspec, env, svc, random.Random(13), all_optional=True, fresh=True)
         if retry is not None:
             args, obs = retry, _call(env, svc, r.create, retry)  # type: ignore[arg-type]
     if not obs.ok:
@@ -550,13 +452,13 @@ def _check_filters(cls: type[Service], env: Environment, r: _Roles, rec: _Record
     spec = cls.tool_specs()[tool]
     props = spec.input_schema.get("properties") or {}
     for pname, fname in filters[:3]:
-        sample_row = next((row for row in rows if row.get(fname) is not None and _fits(props.get(pname, {}), row.get(fname))), None)
+        sample_row = next((row for row in rows if row.get(fname) is not None and fits(props.get(pname, {}), row.get(fname))), None)
         if sample_row is None:
             rec.add("filter", "skip", f"no record has a usable {fname}", tool=tool)
             continue
         value = sample_row[fname]
         found, why = _listing_contains(env, cls, tool, sample_row["id"], {**_given_for(cls, tool, sample_row["id"], sample_row, r.entity), pname: value})
-        args = make_args(spec, env, cls.name, random.Random(9), given={**_given_for(cls, tool, sample_row["id"], sample_row, r.entity), pname: value})
+        args = schema_arguments(spec, env, cls.name, random.Random(9), given={**_given_for(cls, tool, sample_row["id"], sample_row, r.entity), pname: value})
         obs = _call(env, cls.name, tool, args) if args is not None else None
         if found is None or obs is None or not obs.ok:
             rec.add("filter", "skip", f"{pname}: {why or 'listing failed'}", tool=tool)
@@ -585,13 +487,13 @@ def _check_update(cls: type[Service], env: Environment, tool: str, r: _Roles, ri
     new = None
     for _ in range(6):
         cand = sample(props[target], rng)
-        if cand != created.get(fmap[target]) and _fits(props[target], cand):
+        if cand != created.get(fmap[target]) and fits(props[target], cand):
             new = cand
             break
     if new is None:
         rec.add("update_read", "skip", f"no other valid value for {target}", tool=tool)
         return
-    args = make_args(spec, env, cls.name, rng, given={**given, target: new})
+    args = schema_arguments(spec, env, cls.name, rng, given={**given, target: new})
     if args is None:
         rec.add("update_read", "skip", "could not build update arguments", tool=tool)
         return
@@ -608,7 +510,7 @@ def _check_update(cls: type[Service], env: Environment, tool: str, r: _Roles, ri
 
 def _check_transition(cls: type[Service], env: Environment, tool: str, target: str | None, r: _Roles, rid: str, created: dict[str, Any], rec: _Recorder) -> None:
     spec = cls.tool_specs()[tool]
-    args = make_args(spec, env, cls.name, random.Random(23), given=_given_for(cls, tool, rid, created, r.entity))
+    args = schema_arguments(spec, env, cls.name, random.Random(23), given=_given_for(cls, tool, rid, created, r.entity))
     if args is None:
         rec.add("transition", "skip", "could not build arguments", tool=tool)
         return
@@ -638,7 +540,7 @@ def _check_delete(cls: type[Service], env: Environment, r: _Roles, rid: str, cre
     tool = r.delete
     assert tool is not None
     spec = cls.tool_specs()[tool]
-    args = make_args(spec, env, cls.name, random.Random(29), given=_given_for(cls, tool, rid, created, r.entity))
+    args = schema_arguments(spec, env, cls.name, random.Random(29), given=_given_for(cls, tool, rid, created, r.entity))
     if args is None:
         rec.add("delete", "skip", "could not build arguments", tool=tool)
         return

@@ -4,15 +4,15 @@ outside-world lookups their record fields."""
 
 from __future__ import annotations
 
-import hashlib
 import random
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable
 
+from compoworld.canonical import format_timestamp, short_hash
 from compoworld.services.fake import CITIES, COMPANY_A, WORDS, World
 from compoworld.synthesis.naming import words
-from compoworld.synthesis.schema import json_types, main_type, sample
+from compoworld.services.json_schema import json_types, main_type, sample
 
 TICKERS = ["AAPL", "MSFT", "GOOG", "AMZN", "NVDA", "TSLA", "META", "NFLX", "IBM", "ORCL", "BTC", "ETH", "SOL", "ADA"]
 CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"]
@@ -27,7 +27,7 @@ SOURCES = ["Reuters", "AP News", "BBC", "The Verge", "TechCrunch", "Nature", "Bl
 
 def rng_for(*parts: Any) -> random.Random:
     """A generator that depends only on `parts` (stable across processes and Python hash seeds)."""
-    return random.Random(hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest())
+    return random.Random(short_hash("\x1f".join(str(p) for p in parts), 64))
 
 
 # -- topic templates: fields a record of an outside-world lookup carries ------------------------
@@ -258,7 +258,7 @@ _SEM: dict[str, Callable[[random.Random, ValueContext, Any, int], Any]] = {
     "person_name": _person,
     "company_name": _company,
     "date": lambda r, c, p, n: _day(c, r, -90, 60).date().isoformat(),
-    "datetime": lambda r, c, p, n: _day(c, r, -90, 60).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    "datetime": lambda r, c, p, n: format_timestamp(_day(c, r, -90, 60)),
     "money": lambda r, c, p, n: round(r.uniform(10, 5000), 2),
     "currency": lambda r, c, p, n: r.choice(CURRENCIES),
     "url": _url,
@@ -316,7 +316,7 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"email", "mail"}, _email),
     ({"phone", "mobile", "tel"}, lambda r, c, p, n: p.phone if p else "+1-555-0100"),
     ({"date", "day", "deadline", "due", "birthday", "since", "until"}, lambda r, c, p, n: _day(c, r, -90, 60).date().isoformat()),
-    ({"time", "timestamp", "datetime", "at"}, lambda r, c, p, n: _day(c, r, -90, 60).strftime("%Y-%m-%dT%H:%M:%SZ")),
+    ({"time", "timestamp", "datetime", "at"}, lambda r, c, p, n: format_timestamp(_day(c, r, -90, 60))),
     ({"status", "state"}, lambda r, c, p, n: r.choice(["open", "active", "pending", "closed"])),
     ({"type", "kind", "category", "tag", "topic", "group"}, lambda r, c, p, n: r.choice(WORDS)),
     ({"currency"}, lambda r, c, p, n: r.choice(CURRENCIES)),

@@ -13,9 +13,10 @@ import os
 import re
 from typing import Any
 
+from compoworld.canonical import canonical_bytes
+from compoworld.services.json_schema import fits
 from compoworld.synthesis.naming import words
 from compoworld.synthesis.plan import ToolPlan
-from compoworld.synthesis.schema import InvalidValue, canonical, compile_validator
 from compoworld.synthesis.world import WORDS, rng_for
 
 _CONFIG: dict[str, Any] = {}
@@ -88,7 +89,7 @@ def _sentence(rng: Any, k: int = 8) -> str:
 
 def offline(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
     """A deterministic stand-in shaped by the tool's output schema: a function of (seed, tool, arguments)."""
-    rng = rng_for(svc.ctx.seed, svc.name, t.name, canonical(args).decode())
+    rng = rng_for(svc.ctx.seed, svc.name, t.name, canonical_bytes(args).decode())
     text = _main_text(args)
     excerpt = " ".join(text.split()[:24])
     k = kind_of(t)
@@ -173,17 +174,13 @@ def _llm(svc: Any, t: ToolPlan, args: dict[str, Any], examples: list[dict[str, A
     if not isinstance(out, dict):
         return None
     out.pop("id", None)
-    try:
-        compile_validator({**schema, "required": [r for r in schema["required"] if r != "id"]})(out)
-    except InvalidValue:
-        return None
-    return out
+    return out if fits({**schema, "required": [r for r in schema["required"] if r != "id"]}, out) else None
 
 
 def simulate(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
     """The output of a world-model tool for these arguments: stored, so repeated calls agree."""
     table = svc.db["simulations"]  # runtime.SIMULATIONS
-    key = canonical([t.name, args]).decode()
+    key = canonical_bytes([t.name, args]).decode()
     prev = table.first(tool=t.name, input_key=key)
     if prev is not None:
         return {"id": prev["id"], **prev["output"]}

@@ -16,7 +16,7 @@ from compoworld.tasks.checks import score
 from compoworld.tasks.design import Designer, DesignError
 from compoworld.tasks.graph import build_graph
 from compoworld.tasks.instruction import leaks, render
-from compoworld.tasks.model import PhaseRecord, Task
+from compoworld.tasks.model import PhaseRecord, Task, WalkDraw
 from compoworld.tasks.solution import execute, literal_strings
 from compoworld.tasks.walk import WalkConfig, sample_walk, service_sets
 
@@ -113,18 +113,27 @@ def _hidden(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
     return hidden
 
 
-def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], graph: Any,
-                sets: list[list[str]] | None = None) -> Task:
-    """Design one task; a walk the designer cannot instantiate is replaced by a fresh one (seeded), up
-    to `design_attempts` times, and the last reason is raised."""
+def draw_walks(index: int, cfg: TaskConfig, graph: Any, sets: list[list[str]] | None = None) -> list[WalkDraw]:
+    """The walks task `index` may be designed from, in the order the designer tries them: up to
+    `design_attempts` draws from the task's own seeded stream, each with the world it is set in."""
     rng = random.Random(f"task/{cfg.seed}/{index}")
-    reason = "no walk"
+    draws: list[WalkDraw] = []
     for attempt in range(cfg.design_attempts):
         chosen = sets[(index + attempt * 7919) % len(sets)] if sets else None
         walk = sample_walk(graph, rng, cfg.walk, chosen)
         if walk is None:
             continue
-        world = rng.randrange(cfg.world_seeds)
+        draw = WalkDraw(index=index, attempt=attempt, walk=walk, world=rng.randrange(cfg.world_seeds))
+        draws.append(draw.model_copy(update={"id": draw.content_id()}))
+    return draws
+
+
+def design_task(index: int, draws: list[WalkDraw], cfg: TaskConfig, classes: dict[str, type[Service]]) -> Task:
+    """Design one task from its walk draws: the first draw the designer can instantiate wins; when
+    none can, the last reason is raised."""
+    reason = "no walk"
+    for draw in draws:
+        walk, world, attempt = draw.walk, draw.world, draw.attempt
         designer = Designer(walk, classes, seed=world, write_p=cfg.write_p, require_stale=cfg.require_stale,
                             policy_p=cfg.policy_p)
         designer.rng = random.Random(f"design/{cfg.seed}/{index}/{attempt}")
@@ -145,9 +154,11 @@ def design_task(index: int, cfg: TaskConfig, classes: dict[str, type[Service]], 
             instruction, verdict = rewrite_instruction(instruction, required_mentions(d.plan, designer.visits), hidden,
                                                        cfg.instruction_model)
         d.instruction_verdict = verdict
+        # The designer may reorder visits to realize the walk: the task records the walk as realized.
         walk = walk.model_copy(update={"visits": designer.visits, "services": list(dict.fromkeys(designer.visits)),
                                        "revisits": [i for i, v in enumerate(designer.visits) if v in designer.visits[:i]]})
-        return _submit(walk, world, designer, d, attempt, instruction)
+        task = _submit(walk, world, designer, d, attempt, instruction)
+        return task.model_copy(update={"index": index, "walk_id": draw.id})
     raise DesignError(reason)
 
 
@@ -171,7 +182,8 @@ def _submit(walk: Any, world: int, designer: Designer, d: Any, attempt: int, ins
 
 class Factory:
     """What designing needs once per service library: the classes, their graph and the service sets.
-    `make(index)` designs, probes and submits one task (the unit a pipeline batch or retry runs)."""
+    `draw(index)` draws a task's walks (the walk stage); `make(index, draws)` designs, probes and
+    submits it (the instantiate stage). Both are pure and seeded: the unit a batch or a retry runs."""
 
     def __init__(self, cfg: TaskConfig, classes: dict[str, type[Service]] | None = None) -> None:
         self.cfg = cfg
@@ -179,9 +191,13 @@ class Factory:
         self.graph = build_graph(self.classes.values())
         self.sets = service_sets(self.graph, cfg.walk, cfg.seed)
 
-    def make(self, index: int) -> Task | Rejection:
+    def draw(self, index: int) -> list[WalkDraw]:
+        return draw_walks(index, self.cfg, self.graph, self.sets)
+
+    def make(self, index: int, draws: list[WalkDraw] | None = None) -> Task | Rejection:
+        draws = self.draw(index) if draws is None else draws
         try:
-            task = design_task(index, self.cfg, self.classes, self.graph, self.sets)
+            task = design_task(index, draws, self.cfg, self.classes)
         except DesignError as exc:
             return Rejection(index=index, phase="design", reason=exc.reason)
         try:
@@ -198,7 +214,8 @@ class Factory:
 
 def iter_tasks(cfg: TaskConfig, classes: dict[str, type[Service]] | None = None,
                indexes: Iterator[int] | None = None) -> Iterator[Task | Rejection]:
-    """Design and probe tasks one by one: an accepted Task, or a Rejection with its reason."""
+    """Design and probe tasks one by one in memory (benchmarks, tests): an accepted Task, or a
+    Rejection with its reason. The stages run the same `Factory` and store every step."""
     factory = Factory(cfg, classes)
     for index in indexes if indexes is not None else range(cfg.n):
         yield factory.make(index)
@@ -216,20 +233,12 @@ class FactoryReport(BaseModel):
     seconds: float
 
 
-def generate(cfg: TaskConfig, progress: Callable[[int], None] | None = None) -> tuple[list[Task], list[Rejection], FactoryReport]:
-    t0 = time.perf_counter()
-    tasks: list[Task] = []
-    rejected: list[Rejection] = []
-    for item in iter_tasks(cfg):
-        (tasks if isinstance(item, Task) else rejected).append(item)  # type: ignore[arg-type]
-        if progress:
-            progress(1)
-    seconds = time.perf_counter() - t0
+def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float) -> FactoryReport:
+    """Headline figures of a batch of designs (what `tasks generate` and `bench/tasks.py` print)."""
     reasons = Counter(f"{r.phase}: {r.reason}" for r in rejected)
-    designed = len(tasks) + sum(r.phase == "probe" for r in rejected)
     instructions = Counter(t.instruction for t in tasks)
-    report = FactoryReport(
-        designed=designed,
+    return FactoryReport(
+        designed=len(tasks) + sum(r.phase == "probe" for r in rejected),
         accepted=len(tasks),
         design_failed=sum(r.phase == "design" for r in rejected),
         rejected_by_reason=dict(sorted(reasons.items())),
@@ -239,4 +248,16 @@ def generate(cfg: TaskConfig, progress: Callable[[int], None] | None = None) -> 
         tasks_per_second=round(len(tasks) / seconds, 1) if seconds else 0.0,
         seconds=round(seconds, 2),
     )
-    return tasks, rejected, report
+
+
+def generate(cfg: TaskConfig, progress: Callable[[int], None] | None = None) -> tuple[list[Task], list[Rejection], FactoryReport]:
+    """Design `cfg.n` tasks in memory (benchmarks and tests; the CLI and the pipeline run the walk
+    and instantiate stages, which store every draw, task and rejection)."""
+    t0 = time.perf_counter()
+    tasks: list[Task] = []
+    rejected: list[Rejection] = []
+    for item in iter_tasks(cfg):
+        (tasks if isinstance(item, Task) else rejected).append(item)  # type: ignore[arg-type]
+        if progress:
+            progress(1)
+    return tasks, rejected, factory_report(tasks, rejected, time.perf_counter() - t0)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Literal
 
-import orjson
 from pydantic import BaseModel, Field
+
+from compoworld.canonical import content_hash
 
 # A value in a plan or a check is a literal, or `{"$var": name}`: something the agent discovers.
 Value = Any
@@ -78,8 +78,24 @@ class PhaseRecord(BaseModel):
     detail: dict[str, Any]
 
 
+class WalkDraw(BaseModel):
+    """One walk the walk stage drew for task `index`: the designer tries a task's draws in order
+    (`attempt`) until one can be instantiated. `world` is the seeded world it is designed in."""
+
+    id: str = ""
+    index: int
+    attempt: int
+    walk: Walk
+    world: int
+
+    def content_id(self) -> str:
+        return "walk_" + content_hash(self.model_dump(mode="json", exclude={"id"}))
+
+
 class Task(BaseModel):
     id: str = ""
+    index: int = 0  # the task's position in its run (its item); provenance, not content
+    walk_id: str = ""  # the WalkDraw it instantiates; provenance, not content
     seed: int
     walk: Walk
     services: list[str]
@@ -98,5 +114,5 @@ class Task(BaseModel):
         return sorted(set(self.services) | set(self.distractors))
 
     def content_id(self) -> str:
-        body = self.model_dump(mode="json", exclude={"id", "phases"})
-        return "task_" + hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+        # Where a task came from (its index, its walk draw, the phase log) is not what it is.
+        return "task_" + content_hash(self.model_dump(mode="json", exclude={"id", "index", "walk_id", "phases"}))

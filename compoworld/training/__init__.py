@@ -8,15 +8,12 @@ launcher. Heavy imports (torch, transformers, trl) happen inside the functions t
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Literal, Sequence
 
-LAUNCHER_ENV = "COMPOWORLD_TRAIN_LAUNCHER"
-
 
 def launch(wh: Any, datasets_dir: Path, run_id: str | None = None, kinds: Sequence[Literal["sft", "grpo"]] = ("sft", "grpo"),
-           model: str = "tiny", launcher: Literal["local", "prefect"] | None = None, deployment: str | None = None,
+           model: str = "tiny", launcher: str | None = None, deployment: str | None = None,
            jobs_dir: Path | None = None, hyperparameters: dict[str, dict[str, Any]] | None = None,
            wait: bool | None = None) -> dict[str, Any]:
     """Write a spec per kind (SFT on `datasets_dir/sft`, GRPO on `datasets_dir/rl`) under `jobs_dir`
@@ -24,18 +21,19 @@ def launch(wh: Any, datasets_dir: Path, run_id: str | None = None, kinds: Sequen
     now: jobs are not warehouse records yet).
 
     The launcher is `launcher`, else `$COMPOWORLD_TRAIN_LAUNCHER`, else `local` (a subprocess on this
-    machine); `prefect` starts a run of `deployment` (or `$COMPOWORLD_TRAIN_DEPLOYMENT`) on its work
-    pool. `wait` defaults to waiting for a local job (a subprocess of this one) and to returning once a
-    Prefect flow run is created (Prefect tracks it). Returns, per kind, the launch record (job id,
-    folder, command; the result when waited for).
+    machine); `prefect` (registered by `flows.train_launcher`, imported when asked for) starts a run
+    of `deployment` (or `$COMPOWORLD_TRAIN_DEPLOYMENT`) on its work pool. `wait` defaults to waiting
+    for a local job (a subprocess of this one) and to returning once any other launcher has started
+    the job (Prefect tracks its own runs). Returns, per kind, the launch record (job id, folder,
+    command; the result when waited for).
     """
     from compoworld.datasets.layout import read_manifest
+    from compoworld.training.launcher import chosen_launcher, get_launcher
     from compoworld.training.launcher import launch as start
     from compoworld.training.spec import DataRef, make_spec
 
-    chosen = launcher or os.environ.get(LAUNCHER_ENV) or "local"
-    if chosen not in ("local", "prefect"):
-        raise ValueError(f"unknown launcher {chosen!r}; use local or prefect")
+    chosen = chosen_launcher(launcher)
+    get_launcher(chosen)  # an unknown launcher fails here, before any job folder is written
     jobs = Path(jobs_dir) if jobs_dir else Path(datasets_dir).absolute().parent / "jobs"  # out/datasets -> out/jobs
     out: dict[str, Any] = {"run_id": run_id}
     for kind in kinds:
@@ -45,7 +43,7 @@ def launch(wh: Any, datasets_dir: Path, run_id: str | None = None, kinds: Sequen
             raise ValueError(f"{folder} was built from run {manifest.get('run_id')}, not {run_id}; rebuild the datasets")
         data = DataRef(path=str(folder.absolute()), dataset_id=manifest["splits"]["train"]["dataset_id"], run_id=manifest.get("run_id"))
         spec = make_spec(kind, data, jobs, model=model, hyperparameters=(hyperparameters or {}).get(kind),
-                         launcher=chosen, deployment=deployment)  # type: ignore[arg-type]
+                         launcher=chosen, deployment=deployment)
         out[kind] = start(spec, wait=(chosen == "local") if wait is None else wait)
     return out
 

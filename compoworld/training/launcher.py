@@ -1,40 +1,74 @@
-"""Starting a training job from its spec.
+"""Starting a training job from its spec, with the launcher the spec names.
 
-- `local` (default): the spec's command as a subprocess on this machine (`python -m
+Launchers are a table, name -> function (`register_launcher`):
+
+- `local` (here, the default): the spec's command as a subprocess on this machine (`python -m
   compoworld.training.run job.json`, or `accelerate launch ... -m compoworld.training.run job.json`
   when the spec asks for GPUs), output in the job folder's `train.log`.
-- `prefect`: a flow run of a Prefect deployment that serves a GPU work pool, with the spec as its
-  parameter (`run_deployment(name, parameters={"spec": ...}, idempotency_key=job_id)`). The
-  deployment's flow calls `run_spec_here(spec)` on the worker, which re-roots the job folder on that
-  machine and runs the same command there. Such a job should read its data from the Hub
-  (`DataRef(path="ORG/NAME", revision=<run tag>)`): the worker cannot see this machine's folders.
+- `prefect`: a flow run of a Prefect deployment that serves a GPU work pool. It lives in
+  `flows.train_launcher` (Prefect is imported only under `flows/`), which registers it on import.
+  The deployment's flow calls `run_spec_here(spec)` on the worker.
 
-Prefect is imported only on that path: the library itself does not depend on an API server.
+The library never imports `flows` statically: a launcher that lives outside it is found through
+`LAUNCHER_MODULES`, a table of module *names* imported (by `importlib`) the first time that launcher
+is asked for. So `COMPOWORLD_TRAIN_LAUNCHER=prefect` works from every entry point (CLI, pipeline
+stage) while the import graph keeps pointing from `flows` to `compoworld` only.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from compoworld.training.spec import LOG_FILE, RESULT_FILE, JobSpec, launch_command, write_spec
 
-DEPLOYMENT_ENV = "COMPOWORLD_TRAIN_DEPLOYMENT"
+LAUNCHER_ENV = "COMPOWORLD_TRAIN_LAUNCHER"
+DEFAULT_LAUNCHER = "local"
+# Launchers outside the library: the module that registers each one when imported.
+LAUNCHER_MODULES: dict[str, str] = {"prefect": "flows.train_launcher"}
+
+# (spec, wait) -> the launch record (job id, launcher, where to follow it; the result when waited for).
+Launcher = Callable[[JobSpec, bool], dict[str, Any]]
 
 
 class LaunchError(Exception):
     pass
 
 
-def launch(spec: JobSpec, wait: bool = True, timeout: float | None = None) -> dict[str, Any]:
-    """Write the spec, then start the job with its launcher."""
+def chosen_launcher(name: str | None = None) -> str:
+    """The launcher to use: `name`, else `$COMPOWORLD_TRAIN_LAUNCHER`, else `local`."""
+    return name or os.environ.get(LAUNCHER_ENV) or DEFAULT_LAUNCHER
+
+
+def register_launcher(name: str, fn: Launcher) -> None:
+    """Make `fn` the launcher called `name` (registering a name again replaces it)."""
+    _LAUNCHERS[name] = fn
+
+
+def get_launcher(name: str) -> Launcher:
+    """The launcher called `name`, importing the module that provides it when it is not registered yet."""
+    module = LAUNCHER_MODULES.get(name)
+    if name not in _LAUNCHERS and module is not None:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise LaunchError(f"launcher {name!r} comes from {module}, which cannot be imported here: {exc}") from None
+    found = _LAUNCHERS.get(name)
+    if found is None:
+        elsewhere = "".join(f"; the {n} launcher comes from {m}" for n, m in sorted(LAUNCHER_MODULES.items()))
+        raise LaunchError(f"unknown launcher {name!r}; registered: {', '.join(sorted(_LAUNCHERS))}{elsewhere}")
+    return found
+
+
+def launch(spec: JobSpec, wait: bool = True) -> dict[str, Any]:
+    """Write the spec, then start the job with the launcher it names."""
+    start = get_launcher(spec.launch.launcher)  # before writing anything: an unknown launcher leaves no job folder
     write_spec(spec)
-    if spec.launch.launcher == "prefect":
-        return launch_prefect(spec, timeout=0 if not wait else timeout)
-    return launch_local(spec, wait=wait)
+    return start(spec, wait)
 
 
 def launch_local(spec: JobSpec, wait: bool = True) -> dict[str, Any]:
@@ -57,24 +91,6 @@ def launch_local(spec: JobSpec, wait: bool = True) -> dict[str, Any]:
     return out
 
 
-def launch_prefect(spec: JobSpec, timeout: float | None = 0) -> dict[str, Any]:
-    """A flow run of the configured deployment; returns at once by default (`timeout=0`)."""
-    name = spec.launch.deployment or os.environ.get(DEPLOYMENT_ENV)
-    if not name:
-        raise LaunchError(f"launcher 'prefect' needs a deployment: --deployment FLOW/DEPLOYMENT or ${DEPLOYMENT_ENV}")
-    from prefect.deployments import run_deployment
-
-    run = run_deployment(name=name, parameters={"spec": spec.model_dump(mode="json")}, timeout=timeout,
-                         tags=["compoworld", f"train-{spec.kind}"], idempotency_key=spec.job_id, as_subflow=False)
-    warnings = []
-    if Path(spec.data.path).is_dir():
-        warnings.append(f"the data is a local folder ({spec.data.path}): the worker must see the same path; "
-                        "push the dataset and pass --data ORG/NAME --revision <run tag> for remote workers")
-    return {"job_id": spec.job_id, "launcher": "prefect", "deployment": name, "work_pool": spec.launch.work_pool,
-            "flow_run_id": str(run.id), "state": run.state.name if getattr(run, "state", None) else None,
-            "warnings": warnings}
-
-
 def run_spec_here(spec: dict[str, Any] | JobSpec, jobs_dir: str | Path | None = None) -> dict[str, Any]:
     """What a deployment's flow runs on the worker: the job in a folder of this machine, via its command."""
     spec = spec if isinstance(spec, JobSpec) else JobSpec.model_validate(spec)
@@ -86,3 +102,7 @@ def run_spec_here(spec: dict[str, Any] | JobSpec, jobs_dir: str | Path | None = 
     if out.get("returncode") != 0:
         raise LaunchError(f"training job {spec.job_id} failed (exit {out.get('returncode')}); see {out['log']}")
     return out
+
+
+# The launcher table: `local` is here; others register themselves (see `LAUNCHER_MODULES`).
+_LAUNCHERS: dict[str, Launcher] = {DEFAULT_LAUNCHER: launch_local}

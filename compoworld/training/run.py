@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from compoworld.atomic import atomic_write_text
 from compoworld.training.spec import RESULT_FILE, DataRef, GRPOParams, JobSpec, SFTParams, read_spec
 
 
@@ -155,7 +156,7 @@ def run_job(spec: JobSpec) -> dict[str, Any]:
     result = {"job_id": spec.job_id, "kind": spec.kind, "model": spec.model, "data": spec.data.model_dump(),
               "seconds": round(time.perf_counter() - t0, 2), "model_dir": str(spec.job_dir / "model"), **result}
     if _is_main_process():
-        (spec.job_dir / RESULT_FILE).write_text(json.dumps(result, indent=1, default=str) + "\n")
+        atomic_write_text(spec.job_dir / RESULT_FILE, json.dumps(result, indent=1, default=str) + "\n")
     return result
 
 

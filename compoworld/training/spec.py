@@ -5,8 +5,6 @@ job starts, so a job can be rerun or moved to another machine from its spec alon
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -14,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compoworld.atomic import atomic_write_text
+from compoworld.canonical import content_hash
 from compoworld.training.tiny import TinyConfig
 
 SPEC_FILE = "job.json"
@@ -70,7 +70,7 @@ class Hardware(BaseModel):
 
 class Launch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    launcher: Literal["local", "prefect"] = "local"
+    launcher: str = "local"  # a name in `compoworld.training.launcher`'s table (local, prefect, ...)
     command: list[str] = Field(default_factory=list)
     deployment: str | None = None  # Prefect deployment "flow-name/deployment-name" (launcher = prefect)
     work_pool: str | None = None  # the GPU work pool that deployment runs on (informational; set at deploy time)
@@ -94,7 +94,7 @@ class JobSpec(BaseModel):
     def content_id(self) -> str:
         """Same model, data, hyperparameters and hardware: same job id (a rerun reuses its folder)."""
         body = self.model_dump(mode="json", include={"kind", "model", "tiny", "data", "hyperparameters", "hardware"})
-        return f"{self.kind}-" + hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]
+        return f"{self.kind}-" + content_hash(body, 12)
 
     @property
     def job_dir(self) -> Path:
@@ -119,7 +119,7 @@ def launch_command(spec: JobSpec, spec_path: Path) -> list[str]:
 
 def make_spec(kind: Literal["sft", "grpo"], data: DataRef, jobs_dir: Path, *, model: str = "tiny",
               hyperparameters: dict[str, Any] | None = None, hardware: Hardware | None = None,
-              launcher: Literal["local", "prefect"] = "local", deployment: str | None = None,
+              launcher: str = "local", deployment: str | None = None,
               work_pool: str | None = None, tiny: TinyConfig | None = None) -> JobSpec:
     """A validated spec with its id, folder (`jobs_dir/<job_id>`) and launch command."""
     params = (SFTParams if kind == "sft" else GRPOParams).model_validate(hyperparameters or {})
@@ -133,8 +133,8 @@ def make_spec(kind: Literal["sft", "grpo"], data: DataRef, jobs_dir: Path, *, mo
 
 
 def write_spec(spec: JobSpec) -> Path:
-    spec.job_dir.mkdir(parents=True, exist_ok=True)
-    spec.spec_path.write_text(spec.model_dump_json(indent=1) + "\n")
+    # Atomic: a worker or a rerun reading job.json never sees half of one.
+    atomic_write_text(spec.spec_path, spec.model_dump_json(indent=1) + "\n")
     return spec.spec_path
 
 

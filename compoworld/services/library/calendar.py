@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date as Day, datetime, timedelta
 from typing import Annotated, Iterable, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.canonical import format_timestamp
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import COMPANY_A, DataGen
 from compoworld.services.library._search import Haystack
 from compoworld.services.library._types import (
@@ -22,7 +23,6 @@ Minutes = Annotated[int, Sem("duration"), Field(ge=15, le=480, description="Leng
 Response = Literal["needs_action", "accepted", "declined", "tentative"]
 WORKDAY = (9, 17)  # free slots are offered inside office hours only
 STEP_MIN = 30
-FMT = "%Y-%m-%dT%H:%M:%SZ"
 _EVENT_TEXT = Haystack("title", "description")
 _ROOM_TEXT = Haystack("name")
 
@@ -30,7 +30,7 @@ _ROOM_TEXT = Haystack("name")
 def norm(value: str) -> str:
     """Canonical `YYYY-MM-DDTHH:MM:SSZ`, so stored times compare correctly as strings."""
     try:
-        return datetime.fromisoformat(value.rstrip("Z")).strftime(FMT)
+        return format_timestamp(datetime.fromisoformat(value.rstrip("Z")))
     except ValueError:
         raise ToolError(f"'{value}' is not a valid date-time (YYYY-MM-DDTHH:MM[:SS]Z)") from None
 
@@ -79,11 +79,6 @@ class Availability(TypedDict):
     conflicts: list[Event]
 
 
-class CalendarState(BaseModel):
-    rooms: dict[str, Room] = {}
-    events: dict[str, Event] = {}
-
-
 def _overlaps(ev: dict, start: str, end: str) -> bool:
     return ev["status"] == "confirmed" and ev["start"] < end and start < ev["end"]
 
@@ -92,10 +87,9 @@ class Calendar(Service):
     name = "calendar"
     domain = "communication"
     description = "Shared calendar: meetings with attendees and RSVPs, meeting-room booking, and finding free time."
-    State = CalendarState
     tables = {
-        "rooms": ("room", "room"),
-        "events": ("event", "ev"),
+        "rooms": Collection(Room, "room", "room"),
+        "events": Collection(Event, "event", "ev"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:
@@ -113,7 +107,7 @@ class Calendar(Service):
 
         def when(d_from: int, d_to: int) -> tuple[str, str]:
             start = day0 + timedelta(days=gen.int(d_from, d_to), hours=gen.int(8, 16), minutes=gen.pick([0, 30]))
-            return start.strftime(FMT), (start + timedelta(minutes=gen.pick([30, 30, 60, 60, 90, 120]))).strftime(FMT)
+            return format_timestamp(start), format_timestamp(start + timedelta(minutes=gen.pick([30, 30, 60, 60, 90, 120])))
 
         def free_room(start: str, end: str, size: int) -> str | None:
             for room in gen.sample(rooms, len(rooms)):

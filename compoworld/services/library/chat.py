@@ -6,10 +6,9 @@ import re
 from operator import itemgetter
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DEPARTMENTS, DataGen
 from compoworld.services.library._search import Haystack, page_by
 from compoworld.services.library._types import (
@@ -60,21 +59,14 @@ class ChatMessage(TypedDict):
     posted_at: DateTime
 
 
-class ChatState(BaseModel):
-    users: dict[str, User] = {}
-    channels: dict[str, Channel] = {}
-    messages: dict[str, ChatMessage] = {}
-
-
 class Chat(Service):
     name = "chat"
     domain = "communication"
     description = "Team chat workspace: public and private channels, direct messages, threads, search and pinned messages."
-    State = ChatState
     tables = {
-        "users": ("user", "u"),
-        "channels": ("channel", "ch"),
-        "messages": ("message", "cm"),
+        "users": Collection(User, "user", "u"),
+        "channels": Collection(Channel, "channel", "ch"),
+        "messages": Collection(ChatMessage, "message", "cm"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen
 from compoworld.services.library._types import (
     City, CompanyName, Country, Date, DateTime, Email, Id, Limit, Money, Offset, Page, PersonName, Phone,
@@ -70,23 +69,15 @@ class Activity(TypedDict):
     created_at: DateTime
 
 
-class CrmState(BaseModel):
-    companies: dict[str, Company] = {}
-    contacts: dict[str, Contact] = {}
-    deals: dict[str, Deal] = {}
-    activities: dict[str, Activity] = {}
-
-
 class Crm(Service):
     name = "crm"
     domain = "sales"
     description = "Customer relationship management: accounts, contacts, the deal pipeline and activity log."
-    State = CrmState
     tables = {
-        "companies": ("company", "co"),
-        "contacts": ("contact", "ct"),
-        "deals": ("deal", "deal"),
-        "activities": ("activity", "act"),
+        "companies": Collection(Company, "company", "co"),
+        "contacts": Collection(Contact, "contact", "ct"),
+        "deals": Collection(Deal, "deal", "deal"),
+        "activities": Collection(Activity, "activity", "act"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

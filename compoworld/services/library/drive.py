@@ -5,10 +5,9 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Callable, Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import OUR_DOMAIN, DataGen, add_days
 from compoworld.services.library._search import Haystack, page_by
 from compoworld.services.library._types import (
@@ -69,11 +68,6 @@ class FileSummary(TypedDict):
     snippet: Text
 
 
-class DriveState(BaseModel):
-    folders: dict[str, Folder] = {}
-    files: dict[str, File] = {}
-
-
 def _summary(f: dict, query: str) -> dict:
     text = f["content"]
     at = text.lower().find(query.lower()) if query else -1
@@ -132,10 +126,9 @@ class Drive(Service):
     name = "drive"
     domain = "communication"
     description = "Shared drive: folders, documents and company policies, with search, sharing, moving and versions."
-    State = DriveState
     tables = {
-        "folders": ("folder", "fld"),
-        "files": ("file", "file"),
+        "folders": Collection(Folder, "folder", "fld"),
+        "files": Collection(File, "file", "file"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Iterable, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from typing_extensions import Annotated, TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import OUR_DOMAIN, DataGen
 from compoworld.services.library._search import Haystack
 from compoworld.services.library._types import (
@@ -79,14 +79,6 @@ class Bounce(TypedDict):
     bounced_at: DateTime
 
 
-class EmailState(BaseModel):
-    mailboxes: dict[str, Mailbox] = {}
-    messages: dict[str, Message] = {}
-    threads: dict[str, Thread] = {}
-    labels: dict[str, Label] = {}
-    bounces: dict[str, Bounce] = {}
-
-
 def _reply_subject(prefix: str, subject: str) -> str:
     return subject if subject.lower().startswith(prefix.lower()) else f"{prefix} {subject}"[:300]
 
@@ -102,13 +94,12 @@ class EmailService(Service):
     name = "email"
     domain = "communication"
     description = "Company email: personal and shared mailboxes, threads, drafts, replies, forwards, labels and archiving."
-    State = EmailState
     tables = {
-        "mailboxes": ("mailbox", "mbx"),
-        "messages": ("message", "msg"),
-        "threads": ("thread", "thr"),
-        "labels": ("label", "lbl"),
-        "bounces": ("bounce", "bnc"),
+        "mailboxes": Collection(Mailbox, "mailbox", "mbx"),
+        "messages": Collection(Message, "message", "msg"),
+        "threads": Collection(Thread, "thread", "thr"),
+        "labels": Collection(Label, "label", "lbl"),
+        "bounces": Collection(Bounce, "bounce", "bnc"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen
 from compoworld.services.library._types import (
     Category, CompanyName, Currency, Date, DateTime, Email, FilePath, Id, Limit, Money, Offset, Page, PersonName,
@@ -62,21 +61,14 @@ class Item(TypedDict):
     receipt_path: FilePath | None
 
 
-class ExpensesState(BaseModel):
-    policies: dict[str, Policy] = {}
-    reports: dict[str, Report] = {}
-    items: dict[str, Item] = {}
-
-
 class Expenses(Service):
     name = "expenses"
     domain = "finance"
     description = "Employee expense reports: itemized expenses with receipts, per-category policy limits, approval and reimbursement."
-    State = ExpensesState
     tables = {
-        "policies": ("policy", "pol"),
-        "reports": ("report", "exp"),
-        "items": ("item", "item"),
+        "policies": Collection(Policy, "policy", "pol"),
+        "reports": Collection(Report, "report", "exp"),
+        "items": Collection(Item, "item", "item"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

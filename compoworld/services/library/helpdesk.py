@@ -6,10 +6,10 @@ from datetime import datetime, timedelta
 from operator import itemgetter
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.canonical import format_timestamp
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen, Person
 from compoworld.services.library._search import Haystack, page_by
 from compoworld.services.library._types import (
@@ -29,13 +29,12 @@ NEXT_STATUS: dict[str, set[str]] = {
 }
 # (hours to first response, hours to resolution) per priority
 SLA_HOURS: dict[str, tuple[int, int]] = {"urgent": (1, 8), "high": (4, 24), "normal": (8, 72), "low": (24, 120)}
-FMT = "%Y-%m-%dT%H:%M:%SZ"
 _TICKET_TEXT = Haystack("subject", "description", "requester_name")
 _CREATED = itemgetter("created_at")  # heap selection is stable: ties keep insertion (id) order
 
 
 def _plus_hours(at: str, hours: int) -> str:
-    return (datetime.fromisoformat(at.rstrip("Z")) + timedelta(hours=hours)).strftime(FMT)
+    return format_timestamp(datetime.fromisoformat(at.rstrip("Z")) + timedelta(hours=hours))
 
 
 class Ticket(TypedDict):
@@ -81,13 +80,6 @@ class SlaPolicy(TypedDict):
     resolution_hours: int
 
 
-class HelpdeskState(BaseModel):
-    tickets: dict[str, Ticket] = {}
-    comments: dict[str, TicketComment] = {}
-    agents: dict[str, Agent] = {}
-    sla_policies: dict[str, SlaPolicy] = {}
-
-
 SUBJECTS = [
     ("Cannot log in to the dashboard", "Since this morning our users get 'invalid session' after entering their password."),
     ("Invoice amount looks wrong", "The last invoice charges us more than our contract says. Please check."),
@@ -103,12 +95,11 @@ class Helpdesk(Service):
     name = "helpdesk"
     domain = "support"
     description = "Customer support desk: tickets with priorities, SLAs and a status workflow, agent assignment, replies and notes."
-    State = HelpdeskState
     tables = {
-        "tickets": ("ticket", "tk"),
-        "comments": ("comment", "tc"),
-        "agents": ("agent", "agt"),
-        "sla_policies": ("sla", "sla"),
+        "tickets": Collection(Ticket, "ticket", "tk"),
+        "comments": Collection(TicketComment, "comment", "tc"),
+        "agents": Collection(Agent, "agent", "agt"),
+        "sla_policies": Collection(SlaPolicy, "sla", "sla"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

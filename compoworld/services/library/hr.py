@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen, add_days, business_days
 from compoworld.services.library._types import (
     City, Date, DateTime, Email, Id, Limit, Offset, Page, PersonName, Phone, Query, Text, matches, page,
@@ -66,23 +65,15 @@ class LeaveRequest(TypedDict):
     decided_at: DateTime | None
 
 
-class HrState(BaseModel):
-    employees: dict[str, Employee] = {}
-    departments: dict[str, Department] = {}
-    balances: dict[str, Balance] = {}
-    leave_requests: dict[str, LeaveRequest] = {}
-
-
 class Hr(Service):
     name = "hr"
     domain = "hr"
     description = "Human resources: employee directory with departments and managers, time-off balances and leave requests."
-    State = HrState
     tables = {
-        "employees": ("employee", "emp"),
-        "departments": ("department", "dept"),
-        "balances": ("balance", "bal"),
-        "leave_requests": ("leave_request", "lv"),
+        "employees": Collection(Employee, "employee", "emp"),
+        "departments": Collection(Department, "department", "dept"),
+        "balances": Collection(Balance, "balance", "bal"),
+        "leave_requests": Collection(LeaveRequest, "leave_request", "lv"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen
 from compoworld.services.library._types import (
     Category, CompanyName, DateTime, Email, Id, Limit, Money, Offset, Page, Quantity, Query, Sku, Text, Title, matches, page,
@@ -92,23 +91,15 @@ class Movement(TypedDict):
     at: DateTime
 
 
-class InventoryState(BaseModel):
-    products: dict[str, Product] = {}
-    stock: dict[str, Stock] = {}
-    orders: dict[str, Order] = {}
-    movements: dict[str, Movement] = {}
-
-
 class Inventory(Service):
     name = "inventory"
     domain = "operations"
     description = "Inventory and order fulfilment: products by SKU, stock per warehouse, order reservation, shipping and restocking."
-    State = InventoryState
     tables = {
-        "products": ("product", "prod"),
-        "stock": ("stock", "stk"),
-        "orders": ("order", "ord"),
-        "movements": ("movement", "mov"),
+        "products": Collection(Product, "product", "prod"),
+        "stock": Collection(Stock, "stock", "stk"),
+        "orders": Collection(Order, "order", "ord"),
+        "movements": Collection(Movement, "movement", "mov"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

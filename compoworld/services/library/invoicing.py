@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen, add_days
 from compoworld.services.library._types import (
     CompanyName, Currency, Date, DateTime, Email, Id, Limit, Money, Offset, Page, Percent, PersonName, Quantity,
@@ -87,13 +86,6 @@ class CreditNote(TypedDict):
     created_at: DateTime
 
 
-class InvoicingState(BaseModel):
-    customers: dict[str, Customer] = {}
-    invoices: dict[str, Invoice] = {}
-    payments: dict[str, Payment] = {}
-    credit_notes: dict[str, CreditNote] = {}
-
-
 def _line(description: str, quantity: int, unit_price: float) -> dict:
     return {"description": description, "quantity": quantity, "unit_price": unit_price, "amount": round(quantity * unit_price, 2)}
 
@@ -112,12 +104,11 @@ class Invoicing(Service):
     name = "invoicing"
     domain = "finance"
     description = "Accounts receivable: billed customers, invoices with line items, payments and credit notes."
-    State = InvoicingState
     tables = {
-        "customers": ("customer", "cus"),
-        "invoices": ("invoice", "inv"),
-        "payments": ("payment", "pay"),
-        "credit_notes": ("credit_note", "cn"),
+        "customers": Collection(Customer, "customer", "cus"),
+        "invoices": Collection(Invoice, "invoice", "inv"),
+        "payments": Collection(Payment, "payment", "pay"),
+        "credit_notes": Collection(CreditNote, "credit_note", "cn"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

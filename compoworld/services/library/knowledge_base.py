@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen
 from compoworld.services.library._search import page_by
 from compoworld.services.library._types import (
@@ -73,12 +72,6 @@ class Feedback(TypedDict):
     created_at: DateTime
 
 
-class KbState(BaseModel):
-    categories: dict[str, KbCategory] = {}
-    articles: dict[str, Article] = {}
-    feedback: dict[str, Feedback] = {}
-
-
 CATEGORIES = [("Billing", "Invoices, payments and refunds"), ("Account & Login", "Passwords, SSO and users"),
               ("Integrations", "Connectors and the API"), ("Getting Started", "First steps"),
               ("Security", "Security and compliance"), ("Policies", "Customer-facing policies")]
@@ -118,11 +111,10 @@ class KnowledgeBase(Service):
     name = "kb"
     domain = "support"
     description = "Help-center knowledge base: articles by category, relevance-ranked search, publishing workflow and feedback."
-    State = KbState
     tables = {
-        "categories": ("category", "cat"),
-        "articles": ("article", "art"),
-        "feedback": ("feedback", "fb"),
+        "categories": Collection(KbCategory, "category", "cat"),
+        "articles": Collection(Article, "article", "art"),
+        "feedback": Collection(Feedback, "feedback", "fb"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

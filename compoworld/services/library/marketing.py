@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen
 from compoworld.services.library._types import (
     CompanyName, DateTime, Email, Id, Limit, Offset, Page, Percent, PersonName, Query, Text, Title, matches, page,
@@ -66,12 +65,6 @@ class Metrics(TypedDict):
     click_rate: Percent
 
 
-class MarketingState(BaseModel):
-    audiences: dict[str, Audience] = {}
-    subscribers: dict[str, Subscriber] = {}
-    campaigns: dict[str, Campaign] = {}
-
-
 def _norm(dt: str) -> str:
     """Canonical 'YYYY-MM-DDTHH:MM:SSZ', so datetimes compare as strings."""
     dt = dt.rstrip("Z")
@@ -82,11 +75,10 @@ class Marketing(Service):
     name = "marketing"
     domain = "marketing"
     description = "Email marketing: audiences, subscribers with consent status, campaigns from draft to sent, and campaign metrics."
-    State = MarketingState
     tables = {
-        "audiences": ("audience", "aud"),
-        "subscribers": ("subscriber", "sub"),
-        "campaigns": ("campaign", "cmp"),
+        "audiences": Collection(Audience, "audience", "aud"),
+        "subscribers": Collection(Subscriber, "subscriber", "sub"),
+        "campaigns": Collection(Campaign, "campaign", "cmp"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

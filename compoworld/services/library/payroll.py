@@ -5,10 +5,10 @@ from __future__ import annotations
 import calendar
 from typing import Annotated, Iterable, Literal
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import StringConstraints
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen
 from compoworld.services.library._types import (
     Currency, Date, DateTime, Email, Id, Limit, Money, Offset, Page, PersonName, Text, page,
@@ -68,13 +68,6 @@ class Adjustment(TypedDict):
     created_at: DateTime
 
 
-class PayrollState(BaseModel):
-    salaries: dict[str, Salary] = {}
-    pay_runs: dict[str, PayRun] = {}
-    payslips: dict[str, Payslip] = {}
-    adjustments: dict[str, Adjustment] = {}
-
-
 def _period_end(period: str) -> str:
     year, month = int(period[:4]), int(period[5:7])
     return f"{period}-{calendar.monthrange(year, month)[1]:02d}"
@@ -106,12 +99,11 @@ class Payroll(Service):
     name = "payroll"
     domain = "finance"
     description = "Payroll: salary history, one pay run per month with payslips, bonuses and deductions, and finalization."
-    State = PayrollState
     tables = {
-        "salaries": ("salary", "sal"),
-        "pay_runs": ("pay_run", "run"),
-        "payslips": ("payslip", "ps"),
-        "adjustments": ("adjustment", "adj"),
+        "salaries": Collection(Salary, "salary", "sal"),
+        "pay_runs": Collection(PayRun, "pay_run", "run"),
+        "payslips": Collection(Payslip, "payslip", "ps"),
+        "adjustments": Collection(Adjustment, "adjustment", "adj"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

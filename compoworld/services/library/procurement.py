@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DataGen
 from compoworld.services.library._types import (
     Category, CompanyName, Country, Currency, Date, DateTime, Email, Id, Limit, Money, Offset, Page, Quantity, Query, Sku, Text,
@@ -108,14 +107,6 @@ class ApprovalPolicy(TypedDict):
     rules: Text
 
 
-class ProcurementState(BaseModel):
-    vendors: dict[str, Vendor] = {}
-    requests: dict[str, PurchaseRequest] = {}
-    orders: dict[str, PurchaseOrder] = {}
-    approvals: dict[str, Approval] = {}
-    receipts: dict[str, GoodsReceipt] = {}
-
-
 def _total(lines: list[dict]) -> float:
     return round(sum(li["quantity"] * li["unit_price"] for li in lines), 2)
 
@@ -134,13 +125,12 @@ class Procurement(Service):
     name = "procurement"
     domain = "operations"
     description = "Purchasing: vendors, purchase requests, purchase orders with threshold-based approvals, and goods receipts."
-    State = ProcurementState
     tables = {
-        "vendors": ("vendor", "ven"),
-        "requests": ("purchase_request", "pr"),
-        "orders": ("purchase_order", "po"),
-        "approvals": ("approval", "apv"),
-        "receipts": ("goods_receipt", "gr"),
+        "vendors": Collection(Vendor, "vendor", "ven"),
+        "requests": Collection(PurchaseRequest, "purchase_request", "pr"),
+        "orders": Collection(PurchaseOrder, "purchase_order", "po"),
+        "approvals": Collection(Approval, "approval", "apv"),
+        "receipts": Collection(GoodsReceipt, "goods_receipt", "gr"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Iterable, Literal
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import NEAR_DUPLICATES, DataGen, add_days
 from compoworld.services.library._search import Haystack, page_by
 from compoworld.services.library._types import (
@@ -64,12 +63,6 @@ class Comment(TypedDict):
     created_at: DateTime
 
 
-class ProjectsState(BaseModel):
-    projects: dict[str, Project] = {}
-    tasks: dict[str, Task] = {}
-    comments: dict[str, Comment] = {}
-
-
 TASKS = ["Kickoff meeting", "Collect requirements", "Draft proposal", "Send contract", "Set up workspace", "Data migration",
          "User training", "Security review", "Go-live checklist", "Budget sign-off", "Write launch email", "Retrospective"]
 
@@ -78,11 +71,10 @@ class Projects(Service):
     name = "projects"
     domain = "operations"
     description = "Project tracker: projects with members and timelines, tasks with assignees, due dates and status, and comments."
-    State = ProjectsState
     tables = {
-        "projects": ("project", "prj"),
-        "tasks": ("task", "task"),
-        "comments": ("comment", "cmt"),
+        "projects": Collection(Project, "project", "prj"),
+        "tasks": Collection(Task, "task", "task"),
+        "comments": Collection(Comment, "comment", "cmt"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

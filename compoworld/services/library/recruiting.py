@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Annotated, Iterable, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.canonical import TIMESTAMP_FORMAT, format_timestamp
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DEPARTMENTS, TITLES, DataGen
 from compoworld.services.library._types import (
     City, CompanyName, Date, DateTime, Email, Id, Limit, Offset, Page, PersonName, Phone, Query, Text, Title, matches, page,
@@ -91,14 +92,6 @@ class Scorecard(TypedDict):
     submitted_at: DateTime
 
 
-class RecruitingState(BaseModel):
-    openings: dict[str, Opening] = {}
-    candidates: dict[str, Candidate] = {}
-    applications: dict[str, Application] = {}
-    interviews: dict[str, Interview] = {}
-    scorecards: dict[str, Scorecard] = {}
-
-
 def _norm(dt: str) -> str:
     """Canonical 'YYYY-MM-DDTHH:MM:SSZ', so datetimes compare as strings."""
     dt = dt.rstrip("Z")
@@ -106,20 +99,19 @@ def _norm(dt: str) -> str:
 
 
 def _end(start: str, minutes: int) -> str:
-    return (datetime.strptime(start, "%Y-%m-%dT%H:%M:%SZ") + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_timestamp(datetime.strptime(start, TIMESTAMP_FORMAT) + timedelta(minutes=minutes))
 
 
 class Recruiting(Service):
     name = "recruiting"
     domain = "hr"
     description = "Applicant tracking: job openings, candidates, applications through the hiring pipeline, interviews and scorecards."
-    State = RecruitingState
     tables = {
-        "openings": ("opening", "job"),
-        "candidates": ("candidate", "cand"),
-        "applications": ("application", "app"),
-        "interviews": ("interview", "int"),
-        "scorecards": ("scorecard", "sc"),
+        "openings": Collection(Opening, "opening", "job"),
+        "candidates": Collection(Candidate, "candidate", "cand"),
+        "applications": Collection(Application, "application", "app"),
+        "interviews": Collection(Interview, "interview", "int"),
+        "scorecards": Collection(Scorecard, "scorecard", "sc"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

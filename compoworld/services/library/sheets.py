@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Literal, Union
 
-from pydantic import BaseModel, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import StrictBool, StrictFloat, StrictInt, StrictStr
 from typing_extensions import TypedDict
 
-from compoworld.services import Service, ToolError, tool
+from compoworld.services import Collection, Service, ToolError, tool
 from compoworld.services.fake import DEPARTMENTS, DataGen
 from compoworld.services.library._types import (
     CompanyName, Date, DateTime, Email, Id, Limit, Offset, Page, PersonName, Query, Title, matches, page,
@@ -60,11 +60,6 @@ class RowHit(TypedDict):
     values: dict[str, Cell]
 
 
-class SheetsState(BaseModel):
-    spreadsheets: dict[str, Spreadsheet] = {}
-    sheets: dict[str, Sheet] = {}
-
-
 _CELLS: dict[int, tuple[dict, frozenset[str], str]] = {}
 
 
@@ -98,10 +93,9 @@ class Sheets(Service):
     name = "sheets"
     domain = "communication"
     description = "Spreadsheets: named sheets with a header row; read, find, append, update and delete rows as records."
-    State = SheetsState
     tables = {
-        "spreadsheets": ("spreadsheet", "ss"),
-        "sheets": ("sheet", "sh"),
+        "spreadsheets": Collection(Spreadsheet, "spreadsheet", "ss"),
+        "sheets": Collection(Sheet, "sheet", "sh"),
     }
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:

@@ -1,13 +1,12 @@
-"""What every stage flow shares: resolving the config and warehouse, choosing the task runner,
-submitting batches as cached, retried Prefect tasks, and turning what still failed into rows.
+"""Any stage as a Prefect flow: its batches submitted as cached, retried Prefect tasks.
 
 The rules a batch follows (see `run_batches`):
 
-- its Prefect cache key is its inputs (the content part of the config, its items, the warehouse)
-  plus the version of the code its rows depend on (`compoworld.pipeline.code_version`) and the
-  task's own source: a batch whose inputs and code did not change is not recomputed;
-- the warehouse is the record: if a batch's parts are missing (deleted, or a crash came between
-  the cache record and the write), it is recomputed whatever the cache says;
+- its Prefect cache key is its inputs (the stage, the content part of the config, the batch, the
+  warehouse) plus the version of the code its rows depend on (`Stage.code_version`, read from the
+  stage's imports): a batch whose inputs and code did not change is not recomputed;
+- the warehouse is the record: if a batch's parts are missing or damaged (deleted, or a crash came
+  between the cache record and the write), it is recomputed whatever the cache says;
 - a transient error is retried by Prefect with exponential backoff; any other error of one item is
   a `failures` row written by the batch itself, and the rest of the batch goes on; a batch that
   still fails after its retries becomes one failure row per item, and the rest of the stage goes on.
@@ -16,55 +15,39 @@ The rules a batch follows (see `run_batches`):
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prefect import get_run_logger
+from prefect import flow, get_run_logger, task
 from prefect.cache_policies import INPUTS, TASK_SOURCE
 from prefect.futures import as_completed
-from prefect.tasks import Task, exponential_backoff
+from prefect.tasks import exponential_backoff
 
-from compoworld import pipeline as P
-from compoworld.config import RUNTIME_FIELDS, PipelineConfig, load_config
+from compoworld.config import PipelineConfig, load_config
+from compoworld.stages.base import Batch, RunContext, Stage, is_transient
+from compoworld.stages.registry import get_stage
+from compoworld.stages.runner import now_utc, produced_nothing, write_run_row
 from compoworld.warehouse import Warehouse, resolve_warehouse_dir
 
 ConfigArg = dict[str, Any] | str | None
 
 
-@dataclass(frozen=True)
-class Ctx:
-    cfg: PipelineConfig
-    wh: Warehouse
-
-    @property
-    def run_id(self) -> str:
-        return self.cfg.run_id
-
-    @property
-    def config_hash(self) -> str:
-        return self.cfg.digest()
-
-    @property
-    def content_config(self) -> dict[str, Any]:
-        """The config fields that decide rows: what a batch gets (and its cache key holds)."""
-        return self.cfg.model_dump(mode="json", exclude=RUNTIME_FIELDS)
-
-    def dump(self) -> dict[str, Any]:
-        """The whole config, as a subflow gets it (the warehouse resolved to a path)."""
-        return {**self.cfg.model_dump(mode="json"), "warehouse": str(self.wh.root)}
-
-
-def resolve(config: ConfigArg = None, warehouse: str | None = None, overrides: dict[str, Any] | None = None) -> Ctx:
+def resolve(config: ConfigArg = None, warehouse: str | None = None, overrides: dict[str, Any] | None = None) -> RunContext:
     """`config` is a YAML path, a config dict (as the pipeline hands it to a stage) or None (the
     default config); `warehouse` > $COMPOWORLD_WAREHOUSE > the config's."""
     if isinstance(config, dict):
         cfg = PipelineConfig.model_validate({**config, **(overrides or {})})
     else:
         cfg = load_config(config, overrides)
-    return Ctx(cfg, Warehouse(resolve_warehouse_dir(warehouse, cfg.warehouse)))
+    return RunContext(cfg, Warehouse(resolve_warehouse_dir(warehouse, cfg.warehouse)))
+
+
+def dump(ctx: RunContext) -> dict[str, Any]:
+    """The whole config, as a subflow gets it (the warehouse resolved to a path)."""
+    return {**ctx.cfg.model_dump(mode="json"), "warehouse": str(ctx.wh.root)}
 
 
 def cache_dir(wh: Warehouse) -> Path:
@@ -125,46 +108,40 @@ def workers_share_api(cfg: PipelineConfig) -> Iterator[None]:
 def retry_transient(task: Any, task_run: Any, state: Any) -> bool:
     """Prefect's retry condition: only errors that may go away by themselves are retried."""
     exc = state.result(raise_on_failure=False)
-    return isinstance(exc, BaseException) and P.is_transient(exc)
+    return isinstance(exc, BaseException) and is_transient(exc)
 
 
-BATCH_TASK: dict[str, Any] = {"persist_result": True, "cache_policy": INPUTS + TASK_SOURCE, "retry_condition_fn": retry_transient}
+@task(name="stage-batch", task_run_name="{stage}: {label}", persist_result=True, cache_policy=INPUTS + TASK_SOURCE,
+      retry_condition_fn=retry_transient)
+def stage_batch(stage: str, label: str, warehouse: str, config: dict[str, Any], batch: dict[str, Any], code: str) -> dict[str, Any]:
+    """One batch of one stage; its arguments (with `code`, the stage's code version) are its cache key."""
+    ctx = RunContext(PipelineConfig.model_validate(config), Warehouse(warehouse))
+    return get_stage(stage).execute(ctx, Batch(**batch))
 
 
-def batch_options(ctx: Ctx, fresh: bool) -> dict[str, Any]:
+def batch_options(ctx: RunContext, fresh: bool) -> dict[str, Any]:
     backoff = ctx.cfg.retry_backoff_s
     return {"retries": ctx.cfg.retries,
             "retry_delay_seconds": exponential_backoff(backoff_factor=backoff) if backoff > 0 else 0,
             "result_storage": cache_dir(ctx.wh), "refresh_cache": fresh or not ctx.cfg.cache}
 
 
-@dataclass
-class Batch:
-    """One Prefect task run: `task` with `params`, writing `outputs` ((table, part) pairs), covering
-    `items`. `stale` forces a recompute (an output outside the warehouse is gone)."""
-
-    label: str
-    task: Task[..., dict[str, Any]]
-    params: dict[str, Any]
-    outputs: list[tuple[str, str]]
-    items: list[str]
-    stale: bool = False
-
-
-def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
+def run_batches(ctx: RunContext, stage: Stage, batches: list[Batch]) -> dict[str, Any]:
     """Submit every batch on the config's task runner; log progress as they finish; record a batch
     that failed for good as failures of its items. Returns totals over the batches."""
     log = get_run_logger()
-    totals: dict[str, Any] = {"batches": len(batches), "cached": 0, "succeeded": 0, "failed": 0, "batch_errors": 0}
+    totals: dict[str, Any] = {"batches": len(batches), "cached": 0, "rows": 0, "succeeded": 0, "failed": 0, "batch_errors": 0}
     if not batches:
-        log.info(f"{stage}: nothing to do")
         return totals
+    code = stage.code_version()
     with workers_share_api(ctx.cfg), make_runner(ctx.cfg) as runner:
         futures = {}
         for b in batches:
-            fresh = b.stale or not all(ctx.wh.has_part(t, ctx.run_id, p) for t, p in b.outputs)
-            task = b.task.with_options(**batch_options(ctx, fresh))
-            futures[runner.submit(task, parameters=b.params)] = b
+            fresh = not stage.done(ctx, b)
+            t = stage_batch.with_options(**batch_options(ctx, fresh))
+            params = {"stage": stage.name, "label": b.label, "warehouse": str(ctx.wh.root), "config": ctx.content_config,
+                      "batch": {**dataclasses.asdict(b), "stale": False}, "code": code}
+            futures[runner.submit(t, parameters=params)] = b
         done = 0
         for fut in as_completed(list(futures)):
             b = futures[fut]
@@ -173,53 +150,54 @@ def run_batches(ctx: Ctx, stage: str, batches: list[Batch]) -> dict[str, Any]:
             state = fut.state
             if state.is_completed():
                 info = fut.result()
-                totals["succeeded"] += info.get("succeeded", 0)
-                totals["failed"] += info.get("failed", 0)
+                for k in ("rows", "succeeded", "failed"):
+                    totals[k] += info.get(k, 0)
                 cached = state.name == "Cached"
                 totals["cached"] += int(cached)
                 note = " (cached: inputs and code unchanged)" if cached else ""
-                log.info(f"{stage}: {done}/{len(batches)} batches; {b.label}: {info.get('succeeded', 0)} ok, "
+                log.info(f"{stage.name}: {done}/{len(batches)} batches; {b.label}: {info.get('succeeded', 0)} ok, "
                          f"{info.get('failed', 0)} failed{note}")
                 continue
             exc = state.result(raise_on_failure=False)
-            attempts = ctx.cfg.retries + 1 if isinstance(exc, BaseException) and P.is_transient(exc) else 1
+            attempts = ctx.cfg.retries + 1 if isinstance(exc, BaseException) and is_transient(exc) else 1
             for item in b.items:
-                ctx.wh.record_failure(stage, item, exc if isinstance(exc, BaseException) else str(exc), attempts,
+                ctx.wh.record_failure(stage.name, item, exc if isinstance(exc, BaseException) else str(exc), attempts,
                                       ctx.run_id, config_hash=ctx.config_hash)
             totals["batch_errors"] += 1
             totals["failed"] += len(b.items)
-            log.warning(f"{stage}: {done}/{len(batches)} batches; {b.label} failed after {attempts} attempt(s): "
+            log.warning(f"{stage.name}: {done}/{len(batches)} batches; {b.label} failed after {attempts} attempt(s): "
                         f"{exc!r}; its {len(b.items)} items are recorded in failures")
     return totals
 
 
 @contextlib.contextmanager
-def recorded_run(ctx: Ctx, flow: str, enabled: bool = True) -> Iterator[None]:
+def recorded_run(ctx: RunContext, flow_name: str, enabled: bool = True) -> Iterator[None]:
     """The `runs` row of a top-level flow run: running, then completed or failed."""
     if not enabled:
         yield
         return
-    started = P.now_utc()
-    ctx.wh.write("runs", [P.run_row(ctx.cfg, flow, "running", started)], run_id=ctx.run_id, part="run")
+    started = now_utc()
+    write_run_row(ctx, flow_name, "running", started)
     try:
         yield
     except BaseException:
-        ctx.wh.write("runs", [P.run_row(ctx.cfg, flow, "failed", started, P.now_utc())], run_id=ctx.run_id, part="run")
+        write_run_row(ctx, flow_name, "failed", started, now_utc())
         raise
-    ctx.wh.write("runs", [P.run_row(ctx.cfg, flow, "completed", started, P.now_utc())], run_id=ctx.run_id, part="run")
+    write_run_row(ctx, flow_name, "completed", started, now_utc())
 
 
-def task_ids_by_batch(ctx: Ctx) -> dict[tuple[int, int], list[str]]:
-    """Accepted task ids per instantiate batch, from the warehouse (the index is in the submit phase)."""
-    rows = ctx.wh.query("""
-        SELECT task_id, (SELECT max(CAST(p->>'$.detail.index' AS BIGINT))
-                         FROM unnest(json_extract(task_json, '$.phases[*]')) AS u(p) WHERE p->>'$.phase' = 'submit') AS idx
-        FROM tasks WHERE run_id = ? ORDER BY idx""", [ctx.run_id])
-    out: dict[tuple[int, int], list[str]] = {}
-    for r in rows:
-        if r["idx"] is not None and r["idx"] < ctx.cfg.tasks:
-            out.setdefault(P.batch_of(int(r["idx"]), ctx.cfg), []).append(r["task_id"])
-    return out
+@flow(name="stage", flow_run_name="{stage}")
+def stage_flow(stage: str, config: ConfigArg = None, warehouse: str | None = None, overrides: dict[str, Any] | None = None,
+               record_run: bool = True) -> dict[str, Any]:
+    """Run one stage of the factory (any name in the stage registry) over the config's run."""
+    ctx = resolve(config, warehouse, overrides)
+    st = get_stage(stage)
+    with recorded_run(ctx, stage, record_run):
+        totals = run_batches(ctx, st, st.plan(ctx))
+    warning = produced_nothing(st, totals)
+    if warning:
+        get_run_logger().warning(warning)
+    return totals
 
 
 @contextlib.contextmanager

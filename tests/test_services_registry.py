@@ -1,0 +1,106 @@
+"""The service registry finds every origin without services importing synthesis, and a service's
+collections are declared once (`tables`), with the state model derived from them."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from typing_extensions import TypedDict
+
+from compoworld.services import Collection, Service, registry, tool
+from compoworld.services.environment import Environment, generated_state
+from compoworld.services.library._types import Text, Title
+from compoworld.services.library.crm import Company, Crm
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A cache holding one compiled service, then a fresh process that asks only the registry for it.
+_PROBE = """
+from compoworld.synthesis.cache import CacheEntry, save
+from compoworld.synthesis.infer import infer_plan
+from compoworld.synthesis.loader import _server
+
+tools = [{"name": "create_memo", "description": "Create a memo.",
+          "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}}]
+spec, _ = _server({"id": "t/memos", "name": "Memos", "tools": tools}, "k", "inline")
+save([CacheEntry(plan=infer_plan(spec, "memos"), verified=True)])
+"""
+_LOOKUP = """
+import json
+from compoworld.services.registry import all_services, get_service
+out = {"compiled": sorted(all_services("compiled")), "origin": get_service("memos").origin,
+       "library_only": "memos" in all_services("library"), "crm": get_service("crm").origin}
+print(json.dumps(out))
+"""
+
+
+def _run(code: str, cache: Path) -> str:
+    env = {**os.environ, "COMPOWORLD_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def test_compiled_services_are_found_by_a_caller_that_never_imports_synthesis(tmp_path: Path) -> None:
+    _run(_PROBE, tmp_path)
+    found = json.loads(_run(_LOOKUP, tmp_path).strip().splitlines()[-1])
+    assert found == {"compiled": ["memos"], "origin": "compiled", "library_only": False, "crm": "library"}
+
+
+def test_a_registered_origin_is_listed_and_looked_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Extra(Service):
+        name = "extra_origin_probe"
+
+    monkeypatch.setitem(registry._LOADERS, "extra", lambda: {Extra.name: Extra})
+    assert registry.all_services("extra") == {Extra.name: Extra}
+    assert Extra.name in registry.all_services("all") and "crm" in registry.all_services("all")
+    assert registry.get_service(Extra.name) is Extra
+    with pytest.raises(KeyError):
+        registry.get_service("no_such_service")
+
+
+def test_the_state_model_is_derived_from_the_collections() -> None:
+    assert Crm.tables["companies"] == Collection(Company, "company", "co")
+    assert list(Crm.State.model_fields) == list(Crm.tables)
+    assert Crm.State.__name__ == "CrmState" and Crm.State is Crm.State  # built once, kept on the class
+    state = generated_state(Crm, 3)
+    assert Crm.validate_state(state) == state
+    broken = {"companies": {"co_0001": {**state["companies"]["co_0001"], "tier": "galactic"}}}
+    with pytest.raises(ValidationError):
+        Crm.validate_state(broken)
+
+
+class Memo(TypedDict):
+    id: str
+    title: Title
+    body: Text
+
+
+class Memos(Service):
+    name = "memos_probe"
+    tables = {"memos": Collection(Memo, "memo", "memo"), "drafts": Collection(dict[str, Any], "draft", "dr")}
+
+    @tool
+    def add_memo(self, title: Title, body: Text = "") -> Memo:
+        """Add a memo.
+
+        Args:
+            title: The memo's title.
+            body: The memo's text.
+        """
+        return self.db["memos"].insert({"title": title, "body": body})
+
+
+def test_tables_name_the_entity_and_id_prefix_of_each_collection() -> None:
+    env = Environment([Memos], seed=0)
+    obs = env.step({"name": "memos_probe__add_memo", "arguments": {"title": "Hello"}})
+    assert obs.ok and obs.data["id"] == "memo_0001", obs
+    missing = env.services["memos_probe"].db["drafts"]
+    assert (missing.entity, missing.prefix) == ("draft", "dr")
+    assert list(Memos.State.model_fields) == ["memos", "drafts"]
+    assert "add_memo" in Memos.tool_specs() and "State" not in Memos.tool_specs()
