@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from compoworld.canonical import content_hash
 from compoworld.errors import UserError
+from compoworld.services.environment import DiscoverMode
 from compoworld.stages.registry import DEFAULT_SCHEDULES, EXTRA_FLOWS, OPTIONAL, STAGE_NAMES
 
 DEFAULT_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "default.yaml"
@@ -41,6 +42,7 @@ class PipelineConfig(BaseModel):
     batch_size: int = Field(50, ge=1)  # task indexes per batch: one Prefect task and one part per table
     synth_specs: list[str] | None = None  # MCP spec files for synthesis (None: the shipped corpus)
     synth_coder: str | None = None  # LiteLLM model that writes richer service code (optional)
+    discover_mode: DiscoverMode = "direct"  # agents get every tool (direct) or four meta-tools (gateway)
 
     # -- how it is run (left out of the digest) --
     warehouse: str = "warehouse"
@@ -83,7 +85,9 @@ class PipelineConfig(BaseModel):
         return self.stages.get(name, True)
 
     def digest(self) -> str:
-        return content_hash(self.model_dump(mode="json", exclude=RUNTIME_FIELDS), 12)
+        # Runs made before gateway mode existed were direct: the default stays out, so their ids hold.
+        unchanged = {"discover_mode"} if self.discover_mode == "direct" else set()
+        return content_hash(self.model_dump(mode="json", exclude=RUNTIME_FIELDS | unchanged), 12)
 
     @property
     def run_id(self) -> str:

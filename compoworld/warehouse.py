@@ -273,6 +273,7 @@ TABLES: dict[str, TableSpec] = {
             _c("rollout_index", "int", "index within its group"),
             _c("agent", "string", "agent kind (reference, perturbed, litellm, ...)"),
             _c("model", "string", "model string, if any"),
+            _c("discover_mode", "string", "direct | gateway: every namespaced tool, or four meta-tools that discover them"),
             _c("n_steps", "int", "tool calls made"),
             _c("final_state_hash", "string", "canonical hash of the final state"),
             _c("success", "bool", "every criterion passed"),
@@ -1141,6 +1142,7 @@ class TrajectoryRecord:
     partial_credit: float
     n_steps: int
     messages: list[dict[str, Any]]
+    discover_mode: str = "direct"
 
 
 @dataclass(frozen=True)
@@ -1203,7 +1205,8 @@ def read_sft_trajectories(wh: Warehouse, run_id: str | None, min_partial_credit:
         f"FROM trajectories WHERE {run}",
         [min_partial_credit, min_partial_credit, *agent_params, *run_params])[0]
     rows = wh.query(
-        "SELECT run_id, trajectory_id, task_id, agent, model, rollout_index, n_steps, success, score, messages_json "
+        "SELECT run_id, trajectory_id, task_id, agent, model, rollout_index, n_steps, success, score, messages_json, "
+        "discover_mode "
         f"FROM trajectories WHERE {credit} AND {agent} AND {run} "
         "ORDER BY task_id, agent <> 'reference', agent, rollout_index, trajectory_id, run_id",
         [min_partial_credit, *agent_params, *run_params])
@@ -1211,5 +1214,6 @@ def read_sft_trajectories(wh: Warehouse, run_id: str | None, min_partial_credit:
         trajectory_id=r["trajectory_id"], task_id=r["task_id"], run_id=r["run_id"], agent=r["agent"] or "",
         model=r["model"], rollout_index=r["rollout_index"] or 0, success=bool(r["success"]),
         partial_credit=float(r["score"] or 0.0), n_steps=r["n_steps"] or 0, messages=_parsed(r["messages_json"]) or [],
+        discover_mode=r["discover_mode"] or "direct",
     ) for r in rows]
     return records, TrajectoryCounts(**{k: int(v) for k, v in counts.items()})

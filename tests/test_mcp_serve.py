@@ -20,6 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 from typing_extensions import TypedDict
 
 from compoworld.services import Collection, Environment, Service, ToolError, compose, tool
+from compoworld.services.gateway import META_SPECS, META_TOOLS
 from compoworld.services.mcp_server import ERROR_KIND_META, SIMULATED_META, build_server, mcp_output_schema
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,6 +92,21 @@ def test_stdio_official_client_lists_reads_writes_and_errors() -> None:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             await _exercise(session)
+
+    asyncio.run(asyncio.wait_for(go(), timeout=60))
+
+
+@pytest.mark.integration
+def test_stdio_gateway_mode_offers_the_meta_tools() -> None:
+    params = StdioServerParameters(command=sys.executable, args=[*SERVER_ARGS, "--discover-mode", "gateway"], cwd=str(ROOT),
+                                   env=dict(os.environ))
+
+    async def go() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            assert [t.name for t in (await session.list_tools()).tools] == list(META_TOOLS)
+            found = await session.call_tool("call_tool", {"tool_name": "crm__search_companies", "arguments": {"limit": 2}})
+            assert not found.is_error and len(found.structured_content["items"]) == 2
 
     asyncio.run(asyncio.wait_for(go(), timeout=60))
 
@@ -241,6 +257,42 @@ def test_mcp_calls_reach_the_same_state_as_direct_steps() -> None:
     assert [r.is_error for r in results] == [not o.ok for o in observations]
     assert [_text(r) for r in results] == [o.content for o in observations]
     assert served.state_hash() == direct.state_hash() != compose(["crm"], seed=7).state_hash()
+
+
+def test_gateway_mode_serves_the_four_meta_tools_and_calls_through() -> None:
+    served, direct = compose(["crm", "email"], seed=7), compose(["crm", "email"], seed=7)
+    calls = [
+        ("crm__create_company", {"name": "Tessellate Labs", "domain": "tessellate.dev"}),
+        ("crm__create_company", {"name": "Tessellate Labs", "domain": "dup.dev"}),  # rejected: duplicate
+        ("crm__create_company", {"title": "No name"}),  # bad arguments
+        ("crm__no_such_tool", {}),
+    ]
+
+    async def go() -> tuple[dict[str, Any], list[Any], list[Any]]:
+        async with Client(build_server(served, discover_mode="gateway")) as client:
+            listed = _entries(await client.list_tools())
+            discovered = [await client.call_tool_mcp(n, a) for n, a in [
+                ("list_services", {}), ("list_tools", {"service": "crm"}), ("describe_tool", {"tool": "crm__create_company"}),
+                ("list_tools", {"service": "nowhere"}), ("crm__create_company", {"name": "Direct"})]]
+            results = [await client.call_tool_mcp("call_tool", {"tool_name": n, "arguments": a}) for n, a in calls]
+            return listed, discovered, results
+
+    listed, discovered, results = asyncio.run(go())
+    assert list(listed) == list(META_TOOLS)
+    for name, entry in listed.items():
+        assert entry["inputSchema"] == META_SPECS[name].input_schema
+        assert entry["annotations"]["readOnlyHint"] is (name != "call_tool")
+    services, tools, described, unknown_service, not_a_meta_tool = discovered
+    assert [s["name"] for s in services.structured_content["services"]] == ["crm", "email"]
+    assert [t["name"] for t in tools.structured_content["tools"]] == [n for n in served.tool_specs() if n.startswith("crm__")]
+    assert described.structured_content["input_schema"] == served.tool_specs()["crm__create_company"].input_schema
+    assert unknown_service.is_error and unknown_service.meta[ERROR_KIND_META] == "not_found"
+    assert not_a_meta_tool.is_error  # not served: the MCP server itself refuses it, as any unknown tool
+    observations = [direct.step({"name": n, "arguments": a}) for n, a in calls]
+    assert [_text(r) for r in results] == [o.content for o in observations]
+    assert [r.meta.get(ERROR_KIND_META) for r in results] == [o.error_kind for o in observations]
+    assert [o.error_kind for o in observations] == [None, "business_rule", "invalid_arguments", "unknown_tool"]
+    assert served.state_hash() == direct.state_hash()
 
 
 def test_mcp_output_schema_accepts_only_valid_object_schemas() -> None:

@@ -164,6 +164,58 @@ def test_reward_is_completion_focused_within_each_group(rl_rows: datasets.Datase
     assert got[0] == pytest.approx(1.0) and got[1] < 1.0
 
 
+def test_environment_adapter_in_gateway_mode(built: tuple[Warehouse, Path, str], sft_rows: datasets.Dataset,
+                                            tokenizer: Any, tmp_path: Path) -> None:
+    """The same tasks offered through the gateway: the four meta-tools as methods, each call through
+    `Gateway.step`, the same rubric results; TRL's tool-call path reaches call_tool."""
+    import inspect
+
+    from transformers.utils import get_json_schema
+    from trl.chat_template_utils import parse_response
+
+    from compoworld.datasets import BuildOptions, build
+    from compoworld.services.gateway import META_TOOLS
+    from compoworld.training.environment import TaskEnvironment, env_key, environment_factories
+
+    wh, _, run_id = built
+    build(wh, tmp_path, ("rl",), run_id, BuildOptions(discover_mode="gateway"))  # the run's tasks, in gateway mode
+    rows = list(datasets.load_dataset(str(tmp_path / "rl"), split="train"))
+    for row in rows[:3]:
+        assert row["discover_mode"] == "gateway" and [t["function"]["name"] for t in row["tools"]] == list(META_TOOLS)
+        cls = TaskEnvironment.for_services(row["services"], "gateway")
+        assert cls is not TaskEnvironment.for_services(row["services"]) and cls.discover_mode == "gateway"
+        assert env_key(row["services"], "gateway") == "gateway:" + env_key(row["services"])
+        env = cls()
+        methods = sorted(n for n, _ in inspect.getmembers(cls, predicate=inspect.isfunction)
+                         if n not in ("reset", "get_reward") and not n.startswith("_"))  # as GRPOTrainer collects them
+        assert methods == sorted(META_TOOLS) and not cls.skipped_tools
+        for tool in row["tools"]:
+            schema = get_json_schema(getattr(env, tool["function"]["name"]))["function"]
+            assert set(schema["parameters"]["properties"]) == set(tool["function"]["parameters"]["properties"])
+        env.reset(**row)
+        assert [s["name"] for s in json.loads(env.list_services())["services"]] == row["services"]
+        assert not all(env.criteria)
+        for m in _reference(sft_rows, row["task_id"]):  # the direct reference calls, made through call_tool
+            for call in m["tool_calls"] or []:
+                fn = call["function"]
+                assert "error" not in json.loads(env.call_tool(tool_name=fn["name"], arguments=fn["arguments"]))
+        assert all(env.criteria) and {c["tool"] for c in env.calls} == {"list_services", "call_tool"}
+        with pytest.raises(ValueError, match="row is for gateway mode"):
+            TaskEnvironment.for_services(row["services"])().reset(**row)
+    row = rows[0]
+    env = environment_factories([row["services"]], "gateway")[env_key(row["services"], "gateway")]()
+    env.reset(**row)
+    tools = [env.list_services, env.list_tools, env.describe_tool, env.call_tool]
+    prefix = tokenizer.apply_chat_template(row["prompt"], tools=tools, add_generation_prompt=True, tokenize=True,
+                                           return_dict=True)["input_ids"]
+    completion = '<tool_call>\n{"name": "call_tool", "arguments": {"tool_name": "nowhere__x", "arguments": {}}}\n</tool_call><|im_end|>'
+    parsed = parse_response(tokenizer, tokenizer(completion, add_special_tokens=False)["input_ids"], prefix=prefix, tools=tools)
+    (tc,) = parsed["tool_calls"]
+    result = json.loads(getattr(env, tc["function"]["name"])(**tc["function"]["arguments"]))
+    assert result["kind"] == "unknown_tool"
+    assert env.calls == [{"tool": "call_tool", "arguments": {"tool_name": "nowhere__x", "arguments": {}}, "ok": False}]
+
+
 # -- job specs and launchers ---------------------------------------------------------------------------
 def test_job_spec_command_and_roundtrip(built: tuple[Warehouse, Path, str], tmp_path: Path) -> None:
     import sys

@@ -39,7 +39,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     filters = SFTFilters(agents=tuple(args.agent or ()), min_partial_credit=args.min_partial_credit,
                          domains=tuple(args.domain or ()))
     try:
-        result = build(wh, default_out(args), _kinds(args.kind), args.run_id, BuildOptions(filters, args.test_fraction))
+        result = build(wh, default_out(args), _kinds(args.kind), args.run_id,
+                       BuildOptions(filters, args.test_fraction, args.discover_mode))
     except ValueError as exc:  # an option out of range (--test-fraction)
         raise UserError(f"{exc}; see 'compoworld datasets build --help'") from None
     built = [k for k in _kinds(args.kind) if "splits" in result[k]]
@@ -95,6 +96,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="SFT: keep trajectories with at least this fraction of criteria passed (1.0 = successes)")
     b.add_argument("--domain", action="append", help="keep tasks whose services all lie in these domains (repeatable)")
     b.add_argument("--test-fraction", type=float, default=0.1)
+    b.add_argument("--discover-mode", choices=["direct", "gateway"],
+                   help="SFT: keep trajectories collected in this mode; RL: offer the tasks' tools in this mode "
+                        "(default: each row in the mode of the run it comes from)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_build)
     p = dsub.add_parser("push", help="upload a built layout to the Hub (HF_TOKEN, HF_ENDPOINT) or a local folder")

@@ -51,7 +51,9 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]]:
     from compoworld.config import load_config
     from compoworld.warehouse import Warehouse, resolve_warehouse_dir
 
-    overrides = {"tasks": args.tasks} if getattr(args, "tasks", None) is not None else {}
+    overrides: dict[str, Any] = {"tasks": args.tasks} if getattr(args, "tasks", None) is not None else {}
+    if getattr(args, "discover_mode", None) is not None:
+        overrides["discover_mode"] = args.discover_mode
     cfg = load_config(args.config, overrides)
     return cfg, Warehouse(resolve_warehouse_dir(args.warehouse, cfg.warehouse)), overrides
 
@@ -165,6 +167,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--config", help="YAML config (default: configs/default.yaml)")
     run.add_argument("--warehouse")
     run.add_argument("--tasks", type=int, help="override the number of tasks")
+    run.add_argument("--discover-mode", choices=["direct", "gateway"],
+                     help="override the config's discover_mode: agents get every tool (direct) or four meta-tools (gateway)")
     run.add_argument("--json", action="store_true", help="print the summary as JSON (and only warnings from Prefect)")
     run.add_argument("--no-prefect", action="store_true",
                      help="run the stages in this process without Prefect (no retries, caching or resume)")

@@ -44,7 +44,8 @@ def cmd_rollout(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     tasks = tasks_for(args)
     print(f"[compoworld] rolling out {args.agent} on {len(tasks)} task(s) x {args.group_size}", file=sys.stderr, flush=True)
-    out = run_rollouts(args.agent, tasks=tasks, group_size=args.group_size, seed=args.seed, workers=args.workers)
+    out = run_rollouts(args.agent, tasks=tasks, group_size=args.group_size, seed=args.seed, workers=args.workers,
+                       discover_mode=args.discover_mode)
     if args.json:
         print_json(out)
     else:
@@ -63,6 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ro.add_argument("--group-size", type=int, default=8)
     ro.add_argument("--seed", type=int, default=0)
     ro.add_argument("--workers", type=int, default=1, help="concurrent rollouts (for model servers)")
+    ro.add_argument("--discover-mode", choices=["direct", "gateway"], default="direct",
+                    help="what the agent is given: every tool (direct) or four meta-tools that discover and call them (gateway)")
     ro.add_argument("--config", help="YAML config for everything else (default: configs/default.yaml)")
     ro.add_argument("--warehouse")
     ro.add_argument("--json", action="store_true")

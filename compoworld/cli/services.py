@@ -54,7 +54,7 @@ def cmd_serve_mcp(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise _unknown_service(unknown)
-    serve(names, seed=args.seed, http=args.http, port=args.port)
+    serve(names, seed=args.seed, http=args.http, port=args.port, discover_mode=args.discover_mode)
     return 0
 
 
@@ -75,4 +75,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     mcp.add_argument("--seed", type=int, default=0)
     mcp.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1 instead of stdio")
     mcp.add_argument("--port", type=int, default=8765)
+    mcp.add_argument("--discover-mode", choices=["direct", "gateway"], default="direct",
+                     help="serve every namespaced tool (direct) or four meta-tools that discover and call them (gateway)")
     mcp.set_defaults(func=cmd_serve_mcp)

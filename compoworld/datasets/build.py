@@ -20,6 +20,7 @@ from compoworld.datasets.provenance import code_version, service_provenance
 from compoworld.datasets.rows import SFTFilters, in_domains, rl_row, sft_rows
 from compoworld.datasets.source import Source, load_source, load_trajectories
 from compoworld.datasets.splits import assign_splits
+from compoworld.services.environment import DiscoverMode
 from compoworld.warehouse import Warehouse
 
 Kind = Literal["sft", "rl"]
@@ -31,9 +32,12 @@ DATASET_NAMES = {"sft": "compoworld-sft", "rl": "compoworld-rl"}
 class BuildOptions:
     filters: SFTFilters = field(default_factory=SFTFilters)  # agents and partial credit apply to SFT; domains to both
     test_fraction: float = 0.1
+    # SFT keeps the trajectories collected in this mode and RL offers its tasks in it; None: every
+    # row in the mode of the run it comes from.
+    discover_mode: DiscoverMode | None = None
 
     def config(self) -> dict[str, Any]:
-        return {"filters": self.filters.describe(), "test_fraction": self.test_fraction}
+        return {"filters": self.filters.describe(), "test_fraction": self.test_fraction, "discover_mode": self.discover_mode}
 
 
 def record_run_id(run_id: str | None, source: Source) -> str:
@@ -64,9 +68,10 @@ def _split_of(source: Source, test_fraction: float) -> dict[str, str]:
                          test_fraction, SPLIT_SALT)
 
 
-def _manifest(source: Source, run_id: str | None, options: BuildOptions, services: list[str], stats: dict[str, int],
+def _manifest(source: Source, run_id: str | None, options: BuildOptions, rows: list[dict[str, Any]], stats: dict[str, int],
               kind: Kind) -> dict[str, Any]:
     filters = options.filters.describe() if kind == "sft" else ({"domains": list(options.filters.domains)} if options.filters.domains else {})
+    services = sorted({s for r in rows for s in r["services"]})
     return {
         "name": DATASET_NAMES[kind],
         "run_id": record_run_id(run_id, source),
@@ -75,6 +80,7 @@ def _manifest(source: Source, run_id: str | None, options: BuildOptions, service
         "filters": filters,
         "split_rule": {"held_out_by": "service set", "test_fraction": options.test_fraction, "salt": SPLIT_SALT},
         "stats": stats,
+        "discover_modes": sorted({r["discover_mode"] for r in rows}),
         "services": service_provenance(services, source.domains),
     }
 
@@ -91,10 +97,9 @@ def build_sft(wh: Warehouse, out_dir: Path, run_id: str | None = None, options: 
     source = source or load_source(wh, run_id)
     f = options.filters
     trajectories, stats = load_trajectories(wh, run_id, f.min_partial_credit, f.agents or None)
-    built = sft_rows(trajectories, source.tasks, f, tools_catalog)
+    built = sft_rows(trajectories, source.tasks, f, tools_catalog, options.discover_mode)
     stats = {**stats, **built.stats, "rows": len(built.rows)}
-    services = sorted({s for r in built.rows for s in r["services"]})
-    manifest = _manifest(source, run_id, options, services, stats, "sft")
+    manifest = _manifest(source, run_id, options, built.rows, stats, "sft")
     return write_layout(Path(out_dir), "sft", _by_split(built.rows, _split_of(source, options.test_fraction)), manifest)
 
 
@@ -102,10 +107,9 @@ def build_rl(wh: Warehouse, out_dir: Path, run_id: str | None = None, options: B
              source: Source | None = None) -> dict[str, Any]:
     source = source or load_source(wh, run_id)
     kept = [rec for rec in source.tasks.values() if in_domains(rec, options.filters.domains)]
-    rows = [rl_row(rec, tools_catalog) for rec in kept]
+    rows = [rl_row(rec, tools_catalog, options.discover_mode or source.modes.get(rec.run_id, "direct")) for rec in kept]
     stats = {"tasks_read": len(source.tasks), "other_domain": len(source.tasks) - len(kept), "rows": len(rows)}
-    services = sorted({s for r in rows for s in r["services"]})
-    manifest = _manifest(source, run_id, options, services, stats, "rl")
+    manifest = _manifest(source, run_id, options, rows, stats, "rl")
     return write_layout(Path(out_dir), "rl", _by_split(rows, _split_of(source, options.test_fraction)), manifest)
 
 
@@ -113,6 +117,7 @@ def dataset_rows(manifest: dict[str, Any], location: Path, pushed_to: str | None
                  hub: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """`datasets` table rows of a built (or pushed) layout: one per split."""
     card = {k: manifest[k] for k in ("name", "kind", "run_id", "code_version", "source", "filters", "split_rule", "stats")}
+    card["discover_modes"] = manifest.get("discover_modes", ["direct"])  # layouts built before gateway mode were direct
     if hub:
         card["hub"] = hub
     return [{"dataset_id": s["dataset_id"], "name": manifest["name"], "kind": manifest["kind"], "split": split,
@@ -142,7 +147,8 @@ def build(wh: Warehouse, out_dir: Path, kinds: tuple[Kind, ...] = ("sft", "rl"),
         wh.write("datasets", dataset_rows(manifest, location.absolute()), run_id=manifest["run_id"], part=f"build-{kind}",
                  config_hash=content_hash(options.config()))
         result[kind] = {"path": str(location), "splits": {k: v["rows"] for k, v in manifest["splits"].items()},
-                        "dataset_ids": {k: v["dataset_id"] for k, v in manifest["splits"].items()}, "stats": manifest["stats"]}
+                        "dataset_ids": {k: v["dataset_id"] for k, v in manifest["splits"].items()}, "stats": manifest["stats"],
+                        "discover_modes": manifest["discover_modes"]}
     return result
 
 

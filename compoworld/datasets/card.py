@@ -12,6 +12,11 @@ from typing import Any
 
 import yaml
 
+DISCOVER_MODE_TEXT = {
+    "direct": "`direct` rows offer every namespaced tool of the environment in `tools`",
+    "gateway": "`gateway` rows offer four meta-tools in `tools` (list_services, list_tools, describe_tool, call_tool): "
+               "the agent discovers the services' tools and their schemas, then runs them through call_tool",
+}
 TITLES = {"sft": "CompoWorld SFT: verified cross-service tool-use trajectories",
           "rl": "CompoWorld RL: cross-service tool-use tasks with executable rubrics"}
 
@@ -75,8 +80,9 @@ def _usage(kind: str) -> str:
         "```python\nfrom datasets import load_dataset\n\nds = load_dataset(\"REPO_OR_DIR\")\n"
         "row = ds[\"train\"][0]\n# rebuild the environment and score a rollout:\n"
         "from compoworld.training.environment import TaskEnvironment\n"
-        "env = TaskEnvironment.for_services(row[\"services\"])()\nenv.reset(**row)\n"
-        "# ... call env.<service>__<tool>(...) ...\nprint(env.criteria)  # per-criterion results\n```\n\n"
+        "env = TaskEnvironment.for_services(row[\"services\"], row[\"discover_mode\"])()\nenv.reset(**row)\n"
+        "# ... call env.<service>__<tool>(...), or env.call_tool(...) in gateway mode ...\n"
+        "print(env.criteria)  # per-criterion results\n```\n\n"
         "`compoworld train grpo --data REPO_OR_DIR` runs TRL's GRPOTrainer with this environment "
         "(`environment_factory`) and the Completion-Focused Rubric Reward.")
 
@@ -118,6 +124,8 @@ def body(manifest: dict[str, Any], field_docs: dict[str, str]) -> str:
     parts += ["", "## Usage", "", _usage(kind), "", "## How it was made", ""]
     parts.append(f"- Built by `compoworld` {manifest['code_version']} from warehouse run(s): "
                  + ", ".join(f"`{r}`" for r in source["run_ids"]) + ".")
+    modes = manifest.get("discover_modes") or ["direct"]
+    parts.append("- Tools: " + "; ".join(DISCOVER_MODE_TEXT[m] for m in modes) + " (column `discover_mode`).")
     if kind == "sft":
         parts.append(f"- Filters: {json.dumps(manifest['filters'])}. Identical conversations of a task are kept "
                      "once (`n_duplicates` counts the others).")

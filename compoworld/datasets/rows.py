@@ -6,7 +6,8 @@ Conventions (what TRL's trainers and the Hub's chat templates expect):
 - `messages` / `prompt`: a list of {role, content, ...}. An assistant turn carries `tool_calls`, each
   `{id, type: "function", function: {name, arguments}}` with `arguments` a JSON *object* (templates
   render it with `tojson`); a tool result is a `tool` message with `tool_call_id` and the tool `name`.
-- `tools`: the environment's catalog, a list of OpenAI function schemas.
+- `tools`: what the agent was given, a list of OpenAI function schemas: the environment's catalog
+  (`discover_mode` direct), or the four gateway meta-tools (`discover_mode` gateway).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import Any, Callable, Sequence
 from compoworld.canonical import content_hash
 from compoworld.datasets.source import TaskRecord, TrajectoryRecord
 from compoworld.rollout.trajectory import SYSTEM_PROMPT
+from compoworld.services.environment import DiscoverMode
 
-Catalog = Callable[[Sequence[str]], list[dict[str, Any]]]
+Catalog = Callable[[Sequence[str], DiscoverMode], list[dict[str, Any]]]
 
 
 def _arguments(raw: Any) -> Any:
@@ -80,10 +82,12 @@ class SFTBuild:
 
 
 def sft_rows(trajectories: Sequence[TrajectoryRecord], tasks: dict[str, TaskRecord], filters: SFTFilters,
-             catalog: Catalog) -> SFTBuild:
+             catalog: Catalog, discover_mode: DiscoverMode | None = None) -> SFTBuild:
     """One row per distinct conversation: identical rollouts (a deterministic agent's group, or two
-    agents that acted alike) collapse into the first one seen, counted in `n_duplicates`."""
-    stats = {"missing_task": 0, "other_domain": 0, "duplicates": 0}
+    agents that acted alike) collapse into the first one seen, counted in `n_duplicates`. Each row
+    offers the tools of its trajectory's own discovery mode; with `discover_mode`, only
+    trajectories in that mode are kept."""
+    stats = {"missing_task": 0, "other_domain": 0, "other_mode": 0, "duplicates": 0}
     rows: dict[str, dict[str, Any]] = {}
     for t in trajectories:
         task = tasks.get(t.task_id)
@@ -93,6 +97,10 @@ def sft_rows(trajectories: Sequence[TrajectoryRecord], tasks: dict[str, TaskReco
         if not in_domains(task, filters.domains):
             stats["other_domain"] += 1
             continue
+        mode: DiscoverMode = "gateway" if t.discover_mode == "gateway" else "direct"
+        if discover_mode is not None and mode != discover_mode:
+            stats["other_mode"] += 1
+            continue
         messages = trl_messages(t.messages)
         key = "sft_" + content_hash([t.task_id, messages])
         if key in rows:
@@ -100,8 +108,8 @@ def sft_rows(trajectories: Sequence[TrajectoryRecord], tasks: dict[str, TaskReco
             stats["duplicates"] += 1
             continue
         rows[key] = {
-            "id": key, "messages": messages, "tools": catalog(task.env_services), "task_id": t.task_id,
-            "trajectory_id": t.trajectory_id, "agent": t.agent, "model": t.model or "",
+            "id": key, "messages": messages, "tools": catalog(task.env_services, mode), "discover_mode": mode,
+            "task_id": t.task_id, "trajectory_id": t.trajectory_id, "agent": t.agent, "model": t.model or "",
             "services": task.env_services, "task_services": list(task.task.services), "domains": list(task.domains),
             "difficulty": task.task.difficulty, "partial_credit": t.partial_credit, "success": t.success,
             "n_steps": t.n_steps, "n_duplicates": 0, "source_run_id": t.run_id,
@@ -115,12 +123,14 @@ def prompt_messages(instruction: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": instruction}]
 
 
-def rl_row(rec: TaskRecord, catalog: Catalog) -> dict[str, Any]:
-    """Everything a trainer needs to roll out on the task and score it: the prompt and tools, the
-    environment (services, seed and the task's records over the seeded state) and the rubric."""
+def rl_row(rec: TaskRecord, catalog: Catalog, discover_mode: DiscoverMode) -> dict[str, Any]:
+    """Everything a trainer needs to roll out on the task and score it: the prompt and tools (in
+    `discover_mode`), the environment (services, seed and the task's records over the seeded state)
+    and the rubric."""
     task = rec.task
     return {
-        "task_id": task.id, "prompt": prompt_messages(task.instruction), "tools": catalog(rec.env_services),
+        "task_id": task.id, "prompt": prompt_messages(task.instruction), "tools": catalog(rec.env_services, discover_mode),
+        "discover_mode": discover_mode,
         "services": rec.env_services, "task_services": list(task.services), "distractors": list(task.distractors),
         "domains": list(rec.domains), "difficulty": task.difficulty, "seed": task.seed,
         "initial_state": task.initial_state, "initial_state_hash": rec.initial_state_hash or "",

@@ -26,7 +26,10 @@ SFT_FIELDS: dict[str, tuple[Any, str]] = {
     "id": (Value("string"), "content hash of (task id, messages): the row's identity after deduplication"),
     "messages": (List(MESSAGE), "the conversation: system, user, then assistant turns with `tool_calls` "
                                 "(arguments as a JSON object) each answered by `tool` messages (`tool_call_id`, `name`)"),
-    "tools": (List(Json()), "the environment's tool catalog: OpenAI function schemas (`service__tool`), distractors included"),
+    "tools": (List(Json()), "what the agent was given, as OpenAI function schemas: the environment's tool catalog "
+                            "(`service__tool`, distractors included), or in gateway mode the four meta-tools"),
+    "discover_mode": (Value("string"), "direct (every tool in `tools`) | gateway (list_services, list_tools, describe_tool "
+                                       "and call_tool; the agent discovers the rest)"),
     "task_id": (Value("string"), "the task (content hash); join key to the RL dataset"),
     "trajectory_id": (Value("string"), "the warehouse trajectory this row was taken from (first of its duplicates)"),
     "agent": (Value("string"), "agent kind that produced it: reference | perturbed | litellm"),
@@ -45,7 +48,10 @@ SFT_FIELDS: dict[str, tuple[Any, str]] = {
 RL_FIELDS: dict[str, tuple[Any, str]] = {
     "task_id": (Value("string"), "the task (content hash)"),
     "prompt": (List({"role": Value("string"), "content": Value("string")}), "system prompt and the task instruction"),
-    "tools": (List(Json()), "the environment's tool catalog: OpenAI function schemas (`service__tool`), distractors included"),
+    "tools": (List(Json()), "what the agent is given, as OpenAI function schemas: the environment's tool catalog "
+                            "(`service__tool`, distractors included), or in gateway mode the four meta-tools"),
+    "discover_mode": (Value("string"), "direct (every tool in `tools`) | gateway (list_services, list_tools, describe_tool "
+                                       "and call_tool; the agent discovers the rest): pick the environment with it"),
     "services": (List(Value("string")), "services to compose into the environment (sorted), distractors included"),
     "task_services": (List(Value("string")), "services the task connects, in first-visit order"),
     "distractors": (List(Value("string")), "services present but not needed; a rubric criterion requires them untouched"),

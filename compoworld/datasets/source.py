@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
+from compoworld.services.environment import DISCOVER_MODES, DiscoverMode
 from compoworld.tasks.model import Task
 from compoworld.warehouse import (
     RunRecord,
@@ -22,7 +23,7 @@ from compoworld.warehouse import (
     read_stored_tasks,
 )
 
-__all__ = ["Source", "TaskRecord", "TrajectoryRecord", "load_source", "load_trajectories"]
+__all__ = ["Source", "TaskRecord", "TrajectoryRecord", "load_source", "load_trajectories", "run_modes"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,17 @@ class Source:
     tasks: dict[str, TaskRecord]
     domains: dict[str, str]  # service name -> domain
     runs: list[RunRecord] = field(default_factory=list)  # rows of the runs table, if the pipeline wrote any
+    modes: dict[str, DiscoverMode] = field(default_factory=dict)  # run id -> the tools its agents were given
+
+
+def run_modes(runs: Sequence[RunRecord]) -> dict[str, DiscoverMode]:
+    """The discovery mode of each run, from its config. Runs made before gateway mode existed have no
+    `discover_mode` and were direct (a run's mode is in its config, hence its run id)."""
+    modes: dict[str, DiscoverMode] = {}
+    for r in runs:
+        mode = r.config.get("discover_mode") if isinstance(r.config, dict) else None
+        modes[r.run_id] = mode if mode in DISCOVER_MODES else "direct"
+    return modes
 
 
 def _domain_of(name: str, known: dict[str, str]) -> str:
@@ -73,7 +85,8 @@ def load_source(wh: Warehouse, run_id: str | None = None) -> Source:
         tasks[r.task_id] = TaskRecord(task, r.run_id, r.initial_state_hash, r.reference_final_hash, domains)
         known.update({s: _domain_of(s, known) for s in task.environment_services})
     run_ids = sorted({t.run_id for t in tasks.values()} | ({run_id} if run_id else set()))
-    return Source(run_ids=run_ids, tasks=tasks, domains=known, runs=read_run_records(wh, run_id))
+    runs = read_run_records(wh, run_id)
+    return Source(run_ids=run_ids, tasks=tasks, domains=known, runs=runs, modes=run_modes(runs))
 
 
 def load_trajectories(wh: Warehouse, run_id: str | None, min_partial_credit: float,

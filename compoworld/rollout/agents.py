@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Literal, Mapping, Protocol
 
 import orjson
 
 from compoworld.rollout.trajectory import Episode
+from compoworld.services.environment import SEP, DiscoverMode, Observation
+from compoworld.services.registry import get_service
 from compoworld.tasks.model import PlanStep, Task
 from compoworld.tasks.solution import pick, resolve
 
@@ -57,22 +59,101 @@ def _read(content: str) -> Any:
 
 
 @dataclass(frozen=True)
+class Slip:
+    """A discovery mistake at one plan step (gateway mode), after which the agent recovers.
+
+    `wrong_service`: the tool is first called under `detail`, another mounted service, which has no
+    tool of that name. `guess_argument`: the tool is called before it is described, with its argument
+    `detail` under a guessed name (`guessed_name`); the agent then describes it and calls it right."""
+
+    kind: Literal["wrong_service", "guess_argument"]
+    detail: str
+
+
+@dataclass(frozen=True)
 class Mistakes:
     """A rollout's mistakes, decided up front from its seed: per plan step (skip, near_duplicate,
-    extra_write), stale overrides, and the step after which it gives up."""
+    extra_write), stale overrides, the step after which it gives up, and in gateway mode the
+    discovery slips per plan step (None in direct mode, where there is nothing to discover)."""
 
     p: float = 0.0
     per_step: Mapping[int, str] = field(default_factory=dict)
     stale: Mapping[str, Any] = field(default_factory=dict)
     give_up_after: int | None = None
+    slips: Mapping[int, Slip] | None = None
 
     def describe(self) -> dict[str, Any]:
-        return {"mistake_p": round(self.p, 4), "mistakes": [{"step": i, "kind": k} for i, k in sorted(self.per_step.items())],
-                "stale": bool(self.stale), "give_up_after": self.give_up_after}
+        out = {"mistake_p": round(self.p, 4), "mistakes": [{"step": i, "kind": k} for i, k in sorted(self.per_step.items())],
+               "stale": bool(self.stale), "give_up_after": self.give_up_after}
+        if self.slips is not None:
+            out["discovery_mistakes"] = [{"step": i, "kind": s.kind, "detail": s.detail} for i, s in sorted(self.slips.items())]
+        return out
+
+
+def guessed_name(argument: str, tool: str) -> str:
+    """The name an agent that did not read the schema might send for `argument` of `tool`: camelCase
+    for a snake_case name (`contact_id` -> `contactId`), else qualified by the tool's object
+    (`email` of `create_contact` -> `contact_email`)."""
+    head, *rest = argument.split("_")
+    if rest:
+        return head + "".join(w[:1].upper() + w[1:] for w in rest)
+    noun = tool.rpartition(SEP)[2].rpartition("_")[2]
+    noun = noun[:-3] + "y" if noun.endswith("ies") else noun.removesuffix("s")
+    return f"{noun}_{argument}"
+
+
+class DirectCalls:
+    """Direct mode: every tool is in the agent's catalog, so a plan step is one call."""
+
+    def __init__(self, episode: Episode) -> None:
+        self.episode = episode
+
+    def call(self, tool: str, arguments: dict[str, Any], reasoning: str, slip: Slip | None = None) -> Observation:
+        return self.episode.call(tool, arguments, reasoning)
+
+
+class GatewayCalls:
+    """Gateway mode, as a careful agent works: list the services once, list a service's tools before
+    using the first of them, describe a tool before its first call, then run it through call_tool.
+    A slip first makes the failed call of its kind; the agent reads the error and recovers."""
+
+    def __init__(self, episode: Episode) -> None:
+        self.episode = episode
+        self.services_listed = False
+        self.listed: set[str] = set()  # services whose tools were listed
+        self.described: set[str] = set()  # tools whose schema was read
+
+    def call(self, tool: str, arguments: dict[str, Any], reasoning: str, slip: Slip | None = None) -> Observation:
+        service, _, bare = tool.partition(SEP)
+        readable = bare.replace("_", " ")
+        if not self.services_listed:
+            self.episode.call("list_services", {}, "Let me see which services are available.")
+            self.services_listed = True
+        if slip is not None and slip.kind == "wrong_service":
+            self.episode.call("call_tool", {"tool_name": f"{slip.detail}{SEP}{bare}", "arguments": arguments}, reasoning)
+            reasoning = f"{slip.detail} has no {readable}; it is a tool of {service}. {reasoning}"
+        if service not in self.listed:
+            self.episode.call("list_tools", {"service": service}, f"Let me see what {service} offers.")
+            self.listed.add(service)
+        if slip is not None and slip.kind == "guess_argument" and tool not in self.described:
+            guessed = {guessed_name(k, tool) if k == slip.detail else k: v for k, v in arguments.items()}
+            obs = self.run(tool, guessed, reasoning)
+            if obs.ok:  # the guess happened to be a real parameter: the call is done
+                return obs
+            reasoning = f"I guessed an argument name wrong; now that I have its schema, I'll call {readable} again."
+        if tool not in self.described:
+            self.episode.call("describe_tool", {"tool": tool}, f"Let me check the arguments of {readable} before I call it.")
+            self.described.add(tool)
+        return self.run(tool, arguments, reasoning)
+
+    def run(self, tool: str, arguments: dict[str, Any], reasoning: str) -> Observation:
+        return self.episode.call("call_tool", {"tool_name": tool, "arguments": arguments}, reasoning)
 
 
 def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> None:
     """Follow the plan like an agent: resolve each call from values read out of earlier tool results."""
+    calls = GatewayCalls(episode) if episode.discover_mode == "gateway" else DirectCalls(episode)
+    slips = mistakes.slips or {}
     bindings: dict[str, Any] = {}
     done: list[PlanStep] = []
     for i, step in enumerate(task.plan):
@@ -82,7 +163,7 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> None:
         kind = mistakes.per_step.get(i)
         if kind == "skip":
             continue
-        obs = episode.call(step.tool, resolve(step.arguments, bindings), _reasoning(step))
+        obs = calls.call(step.tool, resolve(step.arguments, bindings), _reasoning(step), slips.get(i))
         data = _read(obs.content) if obs.ok else None
         for ex in step.extract:
             if ex.var in mistakes.stale:  # remembers the value from before it was updated
@@ -93,7 +174,7 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> None:
                 bindings[ex.var] = None
         done.append(step)
         if kind == "extra_write":
-            episode.call(step.tool, resolve(step.arguments, bindings), "Let me make sure that went through; I'll send it again.")
+            calls.call(step.tool, resolve(step.arguments, bindings), "Let me make sure that went through; I'll send it again.")
     episode.answer(_summary(done))
 
 
@@ -118,7 +199,8 @@ class PerturbedPolicy:
     sloppy), so a group has a spread of partial credit; then each plan step independently goes
     wrong with probability p (skip it, take the near-duplicate record, or repeat a write), the
     rollout uses the stale values with probability p (when the task has them), and gives up
-    early with probability p / 2.
+    early with probability p / 2. In gateway mode each step it takes also slips in discovery with
+    probability p (`Slip`), drawn from a stream of its own so direct rollouts stay as they were.
     """
 
     kind = "perturbed"
@@ -132,7 +214,7 @@ class PerturbedPolicy:
     def label(self) -> str:
         return f"perturbed(seed={self.seed},p={self.p_range[0]:g}-{self.p_range[1]:g})"
 
-    def mistakes(self, task: Task, seed: int, rollout_index: int) -> Mistakes:
+    def mistakes(self, task: Task, seed: int, rollout_index: int, discover_mode: DiscoverMode = "direct") -> Mistakes:
         rng = random.Random(f"perturbed/{self.seed}/{task.id}/{seed}/{rollout_index}")
         p = rng.uniform(*self.p_range)
         per_step: dict[int, str] = {}
@@ -147,10 +229,41 @@ class PerturbedPolicy:
             per_step[i] = rng.choice(kinds)
         stale = dict(task.stale) if task.stale and rng.random() < p else {}
         give_up = rng.randrange(1, len(task.plan)) if len(task.plan) > 1 and rng.random() < p / 2 else None
-        return Mistakes(p, per_step, stale, give_up)
+        slips = None
+        if discover_mode == "gateway":
+            slip_rng = random.Random(f"perturbed-gateway/{self.seed}/{task.id}/{seed}/{rollout_index}")
+            slips = self._slips(task, p, per_step, give_up, slip_rng)
+        return Mistakes(p, per_step, stale, give_up, slips)
+
+    @staticmethod
+    def _slips(task: Task, p: float, per_step: Mapping[int, str], give_up: int | None,
+               rng: random.Random) -> dict[int, Slip]:
+        """With probability p per step taken: a wrong service (one of the environment's services
+        without a tool of that name, so the call fails) or, at a tool's first use, a guessed argument."""
+        slips: dict[int, Slip] = {}
+        used: set[str] = set()
+        for i, step in enumerate(task.plan):
+            if give_up is not None and i >= give_up:
+                break
+            if per_step.get(i) == "skip":
+                continue
+            first_use = step.tool not in used
+            used.add(step.tool)
+            if rng.random() >= p:
+                continue
+            bare = step.tool.partition(SEP)[2]
+            wrong = [s for s in task.environment_services if s != step.service and bare not in get_service(s).tool_specs()]
+            kinds = (["wrong_service"] if wrong else []) + (["guess_argument"] if first_use and step.arguments else [])
+            if not kinds:
+                continue
+            if rng.choice(kinds) == "wrong_service":
+                slips[i] = Slip("wrong_service", rng.choice(wrong))
+            else:
+                slips[i] = Slip("guess_argument", rng.choice(sorted(step.arguments)))
+        return slips
 
     def run(self, task: Task, episode: Episode, seed: int, rollout_index: int) -> None:
-        m = self.mistakes(task, seed, rollout_index)
+        m = self.mistakes(task, seed, rollout_index, episode.discover_mode)
         play(task, episode, m)
         episode.meta = m.describe()
 

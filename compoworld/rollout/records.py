@@ -12,7 +12,8 @@ def trajectory_rows(trajs: Sequence[Trajectory]) -> dict[str, list[dict[str, Any
     return {
         "trajectories": [{
             "trajectory_id": t.id, "task_id": t.task_id, "group_id": t.group_id, "rollout_index": t.rollout_index,
-            "agent": t.agent, "model": t.model or None, "n_steps": t.steps, "final_state_hash": t.final_state_hash,
+            "agent": t.agent, "model": t.model or None,
+            "discover_mode": t.discover_mode, "n_steps": t.steps, "final_state_hash": t.final_state_hash,
             "success": t.success, "score": t.partial_credit, "messages_json": t.messages} for t in trajs],
         "trajectory_steps": [{"trajectory_id": t.id, "task_id": t.task_id, **s} for t in trajs for s in t.tool_steps()],
         "criterion_results": [{

@@ -12,6 +12,8 @@ from compoworld.canonical import canonical_json
 from compoworld.rewards import GroupReward
 from compoworld.rollout.agents import Agent, make_agent
 from compoworld.rollout.trajectory import SYSTEM_PROMPT, CriterionResult, Episode, Trajectory, catalog_hash, group_id
+from compoworld.services.environment import DiscoverMode, Environment
+from compoworld.services.gateway import Gateway, surface
 from compoworld.services.registry import get_service
 from compoworld.services.service import Service
 from compoworld.tasks.checks import score
@@ -27,24 +29,31 @@ def classes_for(tasks: Iterable[Task]) -> Classes:
 
 
 _CATALOGS: dict[tuple[type[Service], ...], str] = {}
+_GATEWAY_DIGEST = catalog_hash(Gateway.tools_openai())
 
 
-def _catalog_digest(env: Any) -> str:
-    """The catalog depends only on which service classes the environment composes."""
-    key = tuple(sorted(env.service_classes.values(), key=lambda c: c.name))
+def _catalog_digest(offered: Environment | Gateway) -> str:
+    """The direct catalog depends only on which service classes the environment composes; the
+    gateway's is the same four meta-tools whatever the services."""
+    if isinstance(offered, Gateway):
+        return _GATEWAY_DIGEST
+    key = tuple(sorted(offered.service_classes.values(), key=lambda c: c.name))
     digest = _CATALOGS.get(key)
     if digest is None:
-        digest = _CATALOGS[key] = catalog_hash(env.tools_openai())
+        digest = _CATALOGS[key] = catalog_hash(offered.tools_openai())
     return digest
 
 
 def rollout(task: Task, agent: Agent, classes: Classes | None = None, seed: int = 0, rollout_index: int = 0,
-            group: int = 0) -> Trajectory:
-    """One episode on a fresh environment in the task's initial state, scored against that state."""
+            group: int = 0, discover_mode: DiscoverMode = "direct") -> Trajectory:
+    """One episode on a fresh environment in the task's initial state, scored against that state.
+    The agent acts on the environment's tools (`direct`) or on the gateway in front of it (`gateway`);
+    either way the score reads the environment's state."""
     classes = classes if classes is not None else classes_for([task])
     env = build_env(task, classes)
     start = env.state()
-    episode = Episode(env, [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task.instruction}])
+    offered = surface(env, discover_mode)
+    episode = Episode(offered, [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": task.instruction}])
     t0 = time.perf_counter()
     agent.run(task, episode, seed, rollout_index)
     elapsed = time.perf_counter() - t0
@@ -52,22 +61,24 @@ def rollout(task: Task, agent: Agent, classes: Classes | None = None, seed: int 
     criteria = [CriterionResult(criterion_id=c.id, kind=c.kind, service=c.check.service, passed=ok)
                 for c, ok in zip(task.rubric, passed)]
     traj = Trajectory(
-        task_id=task.id, group_id=group_id(task.id, agent.label, agent.model, seed), group=group,
+        task_id=task.id, group_id=group_id(task.id, agent.label, agent.model, seed, discover_mode), group=group,
         rollout_index=rollout_index, agent=agent.kind, model=agent.model, seed=seed,
-        messages=episode.messages, tools=env.tools_openai(), tools_hash=_catalog_digest(env), final_state_hash=env.state_hash(),
+        messages=episode.messages, tools=offered.tools_openai(), tools_hash=_catalog_digest(offered), final_state_hash=env.state_hash(),
         criteria=criteria, success=all(passed), partial_credit=sum(passed) / len(passed) if passed else 0.0,
         steps=episode.steps, failed_calls=sum(not o.ok for o in episode.observations),
         simulated_calls=sum(o.simulated for o in episode.observations),
         call_errors=[None if o.ok else (o.error_kind or "error") for o in episode.observations],
         stop_reason=episode.stop_reason, prompt_tokens=episode.prompt_tokens,
-        completion_tokens=episode.completion_tokens, meta=episode.meta, elapsed_s=round(elapsed, 6),
+        completion_tokens=episode.completion_tokens, meta=episode.meta, discover_mode=discover_mode,
+        elapsed_s=round(elapsed, 6),
     )
     traj.id = traj.content_id()
     return traj
 
 
 def collect(tasks: Sequence[Task], agent: Agent, group_size: int = 8, seed: int = 0, workers: int = 1,
-            progress: Callable[[int], None] | None = None, classes: Classes | None = None) -> list[Trajectory]:
+            progress: Callable[[int], None] | None = None, classes: Classes | None = None,
+            discover_mode: DiscoverMode = "direct") -> list[Trajectory]:
     """`group_size` rollouts per task, in task order then rollout order, whatever `workers` is.
 
     Rollouts run on a thread pool of `workers` (each has its own environment): worth it when the
@@ -77,7 +88,7 @@ def collect(tasks: Sequence[Task], agent: Agent, group_size: int = 8, seed: int 
 
     def one(job: tuple[int, Task, int]) -> Trajectory:
         g, task, i = job
-        traj = rollout(task, agent, classes, seed=seed, rollout_index=i, group=g)
+        traj = rollout(task, agent, classes, seed=seed, rollout_index=i, group=g, discover_mode=discover_mode)
         if progress:
             progress(1)
         return traj
@@ -120,6 +131,7 @@ def summarize(trajectories: Sequence[Trajectory], seconds: float | None = None) 
     n = len(trajectories)
     groups = _groups(trajectories)
     steps = sum(t.steps for t in trajectories)
+    discovery = sum(t.discovery_calls for t in trajectories)
     busy = seconds if seconds is not None else sum(t.elapsed_s for t in trajectories)
     spread = [len({t.partial_credit for t in g}) > 1 for g in groups.values()]
     tokens = [t for t in trajectories if t.prompt_tokens is not None]
@@ -131,6 +143,8 @@ def summarize(trajectories: Sequence[Trajectory], seconds: float | None = None) 
         "groups_with_spread": round(sum(spread) / len(spread), 4) if spread else 0.0,
         "steps": steps,
         "mean_steps": round(steps / n, 2) if n else 0.0,
+        "discovery_calls": discovery,  # gateway calls that only discover tools (0 in direct mode)
+        "discovery_share": round(discovery / steps, 4) if steps else 0.0,
         "failed_calls": sum(t.failed_calls for t in trajectories),
         "simulated_calls": sum(t.simulated_calls for t in trajectories),
         "prompt_tokens": sum(t.prompt_tokens or 0 for t in tokens) if tokens else None,
@@ -143,11 +157,12 @@ def summarize(trajectories: Sequence[Trajectory], seconds: float | None = None) 
 
 def run_rollouts(agent_spec: str, tasks: list[Task], n_tasks: int | None = None, task_ids: list[str] | None = None,
                  group_size: int = 8, seed: int = 0, workers: int = 1, details: bool = False,
-                 **agent_kwargs: Any) -> dict[str, Any]:
+                 discover_mode: DiscoverMode = "direct", **agent_kwargs: Any) -> dict[str, Any]:
     """The `compoworld rollout` entry point: `group_size` rollouts on each of `tasks` (made the one
     way, `compoworld.stages.runner.make_tasks`, or read from the warehouse), and the summary.
     `n_tasks` keeps the first ones; `task_ids` keeps only the tasks with those ids, in the order
-    given (an id not found is an error). `details` adds the per-trajectory reward rows."""
+    given (an id not found is an error). `details` adds the per-trajectory reward rows.
+    `discover_mode` is what the agent is given: every tool (`direct`) or the gateway's four."""
     if n_tasks is not None and task_ids is None:
         tasks = tasks[:n_tasks]
     if task_ids:
@@ -160,7 +175,7 @@ def run_rollouts(agent_spec: str, tasks: list[Task], n_tasks: int | None = None,
         agent_kwargs.setdefault("temperature", 1.0)  # a group of identical greedy rollouts has no spread
     agent = make_agent(agent_spec, seed=seed, **agent_kwargs)
     t0 = time.perf_counter()
-    trajectories = collect(tasks, agent, group_size=group_size, seed=seed, workers=workers)
+    trajectories = collect(tasks, agent, group_size=group_size, seed=seed, workers=workers, discover_mode=discover_mode)
     out = summarize(trajectories, seconds=time.perf_counter() - t0)
     rows = out.pop("rewards")
     for kind in ("uniform", "completion_focused"):
@@ -168,5 +183,5 @@ def run_rollouts(agent_spec: str, tasks: list[Task], n_tasks: int | None = None,
         out[f"mean_{kind}_reward"] = round(sum(rs) / len(rs), 4) if rs else 0.0
     if details:
         out["rewards"] = rows
-    out.update(agent=agent.label, tasks=len(tasks), group_size=group_size, seed=seed)
+    out.update(agent=agent.label, tasks=len(tasks), group_size=group_size, seed=seed, discover_mode=discover_mode)
     return out

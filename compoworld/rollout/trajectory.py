@@ -9,7 +9,8 @@ import orjson
 from pydantic import BaseModel, Field
 
 from compoworld.canonical import content_hash
-from compoworld.services.environment import Environment, Observation
+from compoworld.services.environment import DiscoverMode, Environment, Observation
+from compoworld.services.gateway import DISCOVERY_TOOLS, Gateway
 
 SYSTEM_PROMPT = (
     "You are an operations assistant with tool access to several business services. "
@@ -54,13 +55,24 @@ class Trajectory(BaseModel):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     meta: dict[str, Any] = Field(default_factory=dict)  # agent-specific notes (e.g. the mistakes it made)
+    discover_mode: DiscoverMode = "direct"  # the tools the agent was given: every tool, or the gateway's four
     elapsed_s: float = 0.0
 
     def content_id(self) -> str:
         # The catalog, by far the largest field, enters through its digest (same catalog, same digest).
-        body = self.model_dump(mode="json", exclude=_UNHASHED | {"tools"})
+        # Every trajectory was direct before gateway mode existed: the mode enters only when it is not,
+        # so their ids stay what they were.
+        unhashed = _UNHASHED | {"tools"} | ({"discover_mode"} if self.discover_mode == "direct" else set())
+        body = self.model_dump(mode="json", exclude=unhashed)
         body["tools_hash"] = self.tools_hash or catalog_hash(self.tools)
         return "traj_" + content_hash(body)
+
+    @property
+    def discovery_calls(self) -> int:
+        """Gateway calls that only discover tools (list_services, list_tools, describe_tool)."""
+        if self.discover_mode != "gateway":
+            return 0
+        return sum(step["tool"] in DISCOVERY_TOOLS for step in self.tool_steps())
 
     def criterion_vector(self) -> list[float]:
         return [1.0 if c.passed else 0.0 for c in self.criteria]
@@ -83,8 +95,10 @@ def catalog_hash(tools: list[dict[str, Any]]) -> str:
     return content_hash(tools)
 
 
-def group_id(task_id: str, agent: str, model: str, seed: int) -> str:
-    return "grp_" + content_hash([task_id, agent, model, seed])
+def group_id(task_id: str, agent: str, model: str, seed: int, discover_mode: DiscoverMode = "direct") -> str:
+    # Rollouts in different modes are not one GRPO group; direct groups keep the ids they always had.
+    mode = [discover_mode] if discover_mode != "direct" else []
+    return "grp_" + content_hash([task_id, agent, model, seed, *mode])
 
 
 def dumps_arguments(arguments: Any) -> str:
@@ -94,9 +108,10 @@ def dumps_arguments(arguments: Any) -> str:
 
 @dataclass
 class Episode:
-    """The conversation an agent builds against a live environment; the runner turns it into a Trajectory."""
+    """The conversation an agent builds against a live environment (or the gateway in front of it);
+    the runner turns it into a Trajectory."""
 
-    env: Environment
+    env: Environment | Gateway
     messages: list[dict[str, Any]]
     observations: list[Observation] = field(default_factory=list)
     stop_reason: str = "answered"
@@ -107,6 +122,10 @@ class Episode:
     @property
     def steps(self) -> int:
         return len(self.observations)
+
+    @property
+    def discover_mode(self) -> DiscoverMode:
+        return self.env.discover_mode
 
     def call(self, name: str, arguments: Any, reasoning: str = "") -> Observation:
         """One assistant turn with a single tool call, run on the environment, and its tool message."""

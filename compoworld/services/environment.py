@@ -8,7 +8,7 @@ so the state is exactly as before.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Iterable, Literal, Mapping, Sequence
 
 import orjson
 
@@ -19,6 +19,10 @@ from compoworld.services.tool import ArgumentError, ToolError, ToolSpec
 
 SEP = "__"
 State = dict[str, dict[str, dict[str, Record]]]
+# What an agent is given: every namespaced tool (`direct`), or four meta-tools that discover and
+# call them (`gateway`, see `compoworld.services.gateway`).
+DiscoverMode = Literal["direct", "gateway"]
+DISCOVER_MODES: tuple[DiscoverMode, ...] = ("direct", "gateway")
 
 
 @dataclass(slots=True)
@@ -146,6 +150,8 @@ def diff_states(before: State, after: State) -> list[dict[str, Any]]:
 class Environment:
     """Compose services into one environment with namespaced tools (`crm__find_companies`)."""
 
+    discover_mode: ClassVar[DiscoverMode] = "direct"  # every tool is offered; `Gateway` wraps it for "gateway"
+
     def __init__(self, services: Sequence[type[Service]], seed: int = 0, scale: float = 1.0,
                  initial_state: Mapping[str, Any] | None = None) -> None:
         names = [s.name for s in services]
@@ -187,26 +193,27 @@ class Environment:
         try:
             name, args = parse_call(call)
         except CallFormatError as exc:
-            return _error("?", str(exc), "malformed_call")
+            return error_observation("?", str(exc), "malformed_call")
         entry = self._tools.get(name)
         if entry is None:
-            return _error(name, self._unknown_tool(name), "unknown_tool")
+            return error_observation(name, self.unknown_tool_message(name), "unknown_tool")
         svc, spec, fn = entry
         journal = self.ctx.journal
         try:
-            kwargs = spec.validate(args if isinstance(args, dict) else _not_object(args))
+            kwargs = spec.validate(require_object(args))
             result = fn(**kwargs)
             content = orjson.dumps(result).decode()
         except ToolError as exc:
             journal.rollback()
-            return _error(name, str(exc), exc.kind)
+            return error_observation(name, str(exc), exc.kind)
         except Exception as exc:  # a defect in a service must not crash the episode or leak a partial write
             journal.rollback()
-            return _error(name, f"the tool failed internally ({type(exc).__name__}: {exc})", "internal_error")
+            return error_observation(name, f"the tool failed internally ({type(exc).__name__}: {exc})", "internal_error")
         journal.entries.clear()
         return Observation(name, True, content, result, simulated=spec.kind == "world_model")
 
-    def _unknown_tool(self, name: str) -> str:
+    def unknown_tool_message(self, name: str) -> str:
+        """Why `name` is not a tool here, with the names an agent probably meant."""
         svc, _, tool_name = name.partition(SEP)
         if svc in self.services:
             near = sorted(t for t in self.services[svc].specs() if tool_name and (tool_name in t or t in tool_name))
@@ -250,11 +257,15 @@ def _keyed(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _not_object(args: Any) -> dict[str, Any]:
-    raise ArgumentError(f"arguments must be a JSON object, got {type(args).__name__}")
+def require_object(args: Any) -> dict[str, Any]:
+    """The arguments of a call, which must be a JSON object."""
+    if not isinstance(args, dict):
+        raise ArgumentError(f"arguments must be a JSON object, got {type(args).__name__}")
+    return args
 
 
-def _error(tool: str, message: str, kind: str) -> Observation:
+def error_observation(tool: str, message: str, kind: str) -> Observation:
+    """A failed call as the agent reads it: `{"error", "kind"}` text, with the kind for the record."""
     return Observation(tool, False, orjson.dumps({"error": message, "kind": kind}).decode(), None, message, kind)
 
 

@@ -4,9 +4,11 @@ Every namespaced tool of the environment becomes one MCP tool whose inputSchema 
 spec's own schema, registered as-is (not re-derived from a Python signature), so an MCP client
 sees exactly what `tools_mcp()` and `tools_openai()` describe. Every call goes through
 `Environment.step`, the one path agents, tests and benchmarks use, so validation, atomicity and
-observation text are the same in and out of process.
+observation text are the same in and out of process. In gateway mode the server offers the four
+meta-tools of `compoworld.services.gateway` instead, and every call goes through `Gateway.step`.
 
-Run: `python -m compoworld.services.mcp_server --services crm,email --seed 7 [--http --port N]`.
+Run: `python -m compoworld.services.mcp_server --services crm,email --seed 7 [--discover-mode gateway]
+[--http --port N]`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from fastmcp.tools.base import Tool, ToolResult
 from mcp_types import TextContent, ToolAnnotations
 from pydantic import PrivateAttr
 
-from compoworld.services.environment import SEP, Environment, compose
+from compoworld.services.environment import DISCOVER_MODES, SEP, DiscoverMode, Environment, compose
+from compoworld.services.gateway import Gateway, surface
 from compoworld.services.tool import ToolSpec
 
 SIMULATED_META = "compoworld/simulated"
@@ -45,20 +48,21 @@ def mcp_output_schema(schema: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 class EnvTool(Tool):
-    """One namespaced environment tool; `run` hands the raw arguments to `env.step`."""
+    """One tool the environment offers (namespaced, or a gateway meta-tool); `run` hands the raw
+    arguments to its `step`."""
 
-    _env: Environment = PrivateAttr()
+    _env: Environment | Gateway = PrivateAttr()
     _validator: Any = PrivateAttr(default=None)
 
     @classmethod
-    def build(cls, env: Environment, name: str, spec: ToolSpec) -> "EnvTool":
+    def build(cls, env: Environment | Gateway, name: str, spec: ToolSpec) -> "EnvTool":
         entry = spec.mcp(name)
         output_schema = mcp_output_schema(spec.output_schema)
-        service, _, bare = name.partition(SEP)
+        service, sep, bare = name.partition(SEP)
         tool = cls(
             name=name,
             # FastMCP would title-case the raw name ("Crm  Create Company"); say which service instead.
-            title=f"{service}: {bare.replace('_', ' ')}",
+            title=f"{service}: {bare.replace('_', ' ')}" if sep else f"gateway: {name.replace('_', ' ')}",
             description=spec.description,
             parameters=spec.input_schema,
             output_schema=output_schema,
@@ -99,19 +103,23 @@ class EnvTool(Tool):
         return ToolResult(content=text, structured_content=structured, meta=meta)
 
 
-def build_server(env: Environment, name: str | None = None) -> FastMCP:
-    """An MCP server exposing every namespaced tool of `env` (all calls go through `env.step`)."""
+def build_server(env: Environment, name: str | None = None, discover_mode: DiscoverMode = "direct") -> FastMCP:
+    """An MCP server exposing every namespaced tool of `env` (all calls go through `env.step`), or in
+    gateway mode the four meta-tools in front of it (all calls go through `Gateway.step`)."""
     services = list(env.services)
     described = "; ".join(f"{n}: {type(s).description}" for n, s in env.services.items() if getattr(type(s), "description", ""))
+    how = ("Tools are named service__tool." if discover_mode == "direct" else
+           "Discover the services' tools with list_services, list_tools and describe_tool; run them with call_tool.")
     server = FastMCP(
         name=name or f"compoworld[{','.join(services)}]",
-        instructions=f"CompoWorld simulated environment (seed {env.seed}). Tools are named service__tool. {described}".strip(),
+        instructions=f"CompoWorld simulated environment (seed {env.seed}). {how} {described}".strip(),
         # The specs' schemas are already self-contained; serve them byte-for-byte as declared.
         dereference_schemas=False,
         mask_error_details=False,
     )
-    for tool_name, spec in env.tool_specs().items():
-        server.add_tool(EnvTool.build(env, tool_name, spec))
+    offered = surface(env, discover_mode)
+    for tool_name, spec in offered.tool_specs().items():
+        server.add_tool(EnvTool.build(offered, tool_name, spec))
     return server
 
 
@@ -122,9 +130,10 @@ def serve(
     port: int = 8765,
     host: str = LOOPBACK,
     scale: float = 1.0,
+    discover_mode: DiscoverMode = "direct",
 ) -> None:
     """Compose `services` with `seed` and serve them over stdio, or streamable HTTP at host:port/mcp."""
-    server = build_server(compose(list(services), seed=seed, scale=scale))
+    server = build_server(compose(list(services), seed=seed, scale=scale), discover_mode=discover_mode)
     if http:
         server.run(transport="http", host=host, port=port, show_banner=False)
     else:
@@ -139,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--host", default=LOOPBACK)
+    parser.add_argument("--discover-mode", choices=DISCOVER_MODES, default="direct",
+                        help="every namespaced tool (direct) or four meta-tools that discover and call them (gateway)")
     args = parser.parse_args(argv)
     names = [s.strip() for s in args.services.split(",") if s.strip()]
     if not names:
@@ -150,7 +161,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             get_service(name)
         except KeyError:
             parser.error(f"unknown service {name!r}")
-    serve(names, args.seed, http=args.http, port=args.port, host=args.host, scale=args.scale)
+    serve(names, args.seed, http=args.http, port=args.port, host=args.host, scale=args.scale,
+          discover_mode=args.discover_mode)
 
 
 if __name__ == "__main__":

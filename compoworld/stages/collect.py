@@ -59,8 +59,8 @@ class Collect(Stage):
             item = Group(agent=p["agent"], task_id=task.id)
             try:
                 # The group number is the task's index: stable when other tasks fail or are retried.
-                trajs = [rollout(task, agent, classes, seed=ctx.cfg.seed, rollout_index=i, group=task.index)
-                         for i in range(ctx.cfg.group_size)]
+                trajs = [rollout(task, agent, classes, seed=ctx.cfg.seed, rollout_index=i, group=task.index,
+                                 discover_mode=ctx.cfg.discover_mode) for i in range(ctx.cfg.group_size)]
             except Exception as exc:
                 out.guard(item, exc)
                 continue

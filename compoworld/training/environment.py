@@ -12,6 +12,10 @@ and checks it against the row's `initial_state_hash`; each tool call goes throug
 `Environment.step` (never raises, a failed call changes nothing) and returns the observation text;
 `criteria` scores the rubric on the state reached, which the reward function turns into the
 Completion-Focused Rubric Reward of the rollout group.
+
+In gateway mode (`for_services(services, "gateway")`, for rows whose `discover_mode` is gateway) the
+methods are the four meta-tools of `compoworld.services.gateway` and each call goes through
+`Gateway.step`; the rubric still reads the environment's state.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import keyword
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from compoworld.services.environment import Environment, state_hash
+from compoworld.services.environment import DiscoverMode, Environment, state_hash
+from compoworld.services.gateway import Gateway, surface
 from compoworld.services.registry import get_service
 from compoworld.tasks.checks import score
 from compoworld.tasks.factory import build_env
@@ -30,9 +35,11 @@ from compoworld.tasks.model import Criterion
 _JSON_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict}
 
 
-def env_key(services: Iterable[str]) -> str:
-    """The name of a service set's environment (TRL routes each row to it by the `environment` column)."""
-    return "+".join(sorted(set(services)))
+def env_key(services: Iterable[str], discover_mode: DiscoverMode = "direct") -> str:
+    """The name of a service set's environment in a mode (TRL routes each row to it by the
+    `environment` column): `crm+email`, or `gateway:crm+email`."""
+    key = "+".join(sorted(set(services)))
+    return key if discover_mode == "direct" else f"{discover_mode}:{key}"
 
 
 def _hint(schema: dict[str, Any]) -> Any:
@@ -116,11 +123,13 @@ class TaskEnvironment:
     """One rollout's environment. Use `TaskEnvironment.for_services(services)` for a class with tools."""
 
     services: tuple[str, ...] = ()
+    discover_mode: DiscoverMode = "direct"
     skipped_tools: tuple[str, ...] = ()
     check_initial_hash: bool = True
 
     def __init__(self) -> None:
         self.env: Environment | None = None
+        self.offered: Environment | Gateway | None = None  # what the tools call: the environment or its gateway
         self.task_id: str = ""
         self.rubric: list[Criterion] = []
         self._start: dict[str, Any] = {}
@@ -132,8 +141,12 @@ class TaskEnvironment:
         services = sorted(row["services"])
         if tuple(services) != self.services:
             raise ValueError(f"row needs services {services}, this environment has {list(self.services)}")
+        mode = row.get("discover_mode") or "direct"  # rows built before gateway mode have no such column
+        if mode != self.discover_mode:
+            raise ValueError(f"row is for {mode} mode, this environment offers {self.discover_mode} tools")
         classes = {s: get_service(s) for s in services}
         self.env = build_env(_TaskState(services, int(row["seed"]), row.get("initial_state") or {}), classes)  # type: ignore[arg-type]
+        self.offered = surface(self.env, self.discover_mode)
         self._start = self.env.state()
         expected = row.get("initial_state_hash")
         if self.check_initial_hash and expected and state_hash(self._start) != expected:
@@ -144,9 +157,9 @@ class TaskEnvironment:
         self.calls = []
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
-        if self.env is None:
+        if self.offered is None:
             raise RuntimeError("call reset() before using the tools")
-        obs = self.env.step({"name": name, "arguments": arguments})
+        obs = self.offered.step({"name": name, "arguments": arguments})
         self.calls.append({"tool": name, "arguments": arguments, "ok": obs.ok})
         return obs.content
 
@@ -159,13 +172,14 @@ class TaskEnvironment:
         return score(self.rubric, self._start, self.env.state())
 
     @classmethod
-    def for_services(cls, services: Sequence[str]) -> type[TaskEnvironment]:
-        key = env_key(services)
+    def for_services(cls, services: Sequence[str], discover_mode: DiscoverMode = "direct") -> type[TaskEnvironment]:
+        key = env_key(services, discover_mode)
         found = _CLASSES.get(key)
         if found is None:
             names = sorted(set(services))
-            catalog = Environment([get_service(s) for s in names], seed=0).tools_openai()
-            ns: dict[str, Any] = {"services": tuple(names), "__doc__": f"CompoWorld environment: {', '.join(names)}."}
+            catalog = surface(Environment([get_service(s) for s in names], seed=0), discover_mode).tools_openai()
+            ns: dict[str, Any] = {"services": tuple(names), "discover_mode": discover_mode,
+                                  "__doc__": f"CompoWorld environment ({discover_mode}): {', '.join(names)}."}
             skipped = []
             for tool in catalog:
                 fn = tool["function"]
@@ -182,13 +196,14 @@ class TaskEnvironment:
 _CLASSES: dict[str, type[TaskEnvironment]] = {}
 
 
-def environment_factories(service_sets: Iterable[Sequence[str]]) -> dict[str, type[TaskEnvironment]]:
-    """TRL's `environment_factory` mapping for these service sets (name -> class; TRL calls it)."""
+def environment_factories(service_sets: Iterable[Sequence[str]],
+                          discover_mode: DiscoverMode = "direct") -> dict[str, type[TaskEnvironment]]:
+    """TRL's `environment_factory` mapping for these service sets in one mode (name -> class; TRL calls it)."""
     out: dict[str, type[TaskEnvironment]] = {}
     for services in service_sets:
-        key = env_key(services)
+        key = env_key(services, discover_mode)
         if key not in out:
-            out[key] = TaskEnvironment.for_services(services)
+            out[key] = TaskEnvironment.for_services(services, discover_mode)
     return out
 
 

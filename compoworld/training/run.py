@@ -118,10 +118,15 @@ def run_grpo(spec: JobSpec) -> dict[str, Any]:
     assert isinstance(params, GRPOParams)
     raw = load_split(spec.data)
     model = _base_model(spec, raw)
-    ds = raw.map(lambda r: {"environment": env_key(r["services"])})
+    # Each row goes to the environment of its service set in its discovery mode (rows built before
+    # gateway mode have no column: direct).
+    modes = raw["discover_mode"] if "discover_mode" in raw.column_names else ["direct"] * len(raw)
+    ds = raw.add_column("mode", modes).map(lambda r: {"environment": env_key(r["services"], r["mode"])})
     ds = ds.select_columns(["prompt", "environment", "task_id", "services", "seed", "initial_state",
                             "initial_state_hash", "rubric"])
-    factories = environment_factories({tuple(s) for s in ds["services"]})
+    factories: dict[str, Any] = {}
+    for mode in sorted(set(modes)):
+        factories |= environment_factories({tuple(r["services"]) for r, m in zip(raw, modes) if m == mode}, mode)
     tokenizer = load_tokenizer(model)
     tokenizer.padding_side = "left"
     scored: list[dict[str, Any]] = []
