@@ -169,6 +169,7 @@ CREATE TABLE trajectories (
     rollout_index    BIGINT,            -- index within its group
     agent            VARCHAR,           -- agent kind (reference, perturbed, litellm, ...)
     model            VARCHAR,           -- model string, if any
+    discover_mode    VARCHAR,           -- direct | gateway: every namespaced tool, or four meta-tools that discover them
     n_steps          BIGINT,            -- tool calls made
     final_state_hash VARCHAR,           -- canonical hash of the final state
     success          BOOLEAN,           -- every criterion passed

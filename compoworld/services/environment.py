@@ -208,7 +208,7 @@ class Environment:
             return error_observation(name, str(exc), exc.kind)
         except Exception as exc:  # a defect in a service must not crash the episode or leak a partial write
             journal.rollback()
-            return error_observation(name, f"the tool failed internally ({type(exc).__name__}: {exc})", "internal_error")
+            return error_observation(name, f"the tool failed internally and changed nothing ({exc})", "internal_error")
         journal.entries.clear()
         return Observation(name, True, content, result, simulated=spec.kind == "world_model")
 
@@ -257,10 +257,23 @@ def _keyed(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def json_type(value: Any) -> str:
+    """What a value is called in JSON (an agent reads JSON, not Python class names)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, (list, tuple)) else "an object"
+
+
 def require_object(args: Any) -> dict[str, Any]:
     """The arguments of a call, which must be a JSON object."""
     if not isinstance(args, dict):
-        raise ArgumentError(f"arguments must be a JSON object, got {type(args).__name__}")
+        raise ArgumentError(f"arguments must be a JSON object, got {json_type(args)}")
     return args
 
 

@@ -147,7 +147,7 @@ class Gateway:
         except ToolError as exc:
             return error_observation(name, str(exc), exc.kind)
         except Exception as exc:  # a defect here must not crash the episode (discovery writes nothing to undo)
-            return error_observation(name, f"the tool failed internally ({type(exc).__name__}: {exc})", "internal_error")
+            return error_observation(name, f"the tool failed internally and changed nothing ({exc})", "internal_error")
         return Observation(name, True, content, result)
 
     def _not_a_meta_tool(self, name: str) -> str:

@@ -1,14 +1,16 @@
 """JSON Schema values: the types a schema admits, compiled validators, and values that conform.
 
 Every tool's input and output are JSON Schemas: compiled tools validate calls with
-`compile_validator`, verification checks outputs with it, and argument samplers draw conforming
-values with `sample` and check candidates with `fits`. (Reading, normalizing and checking the
-schemas of specifications is `compoworld.synthesis.schema`.)
+`compile_validator` (whose `InvalidValue` says what is wrong in words: `explain`), verification
+checks outputs with it, and argument samplers draw conforming values with `sample` and check
+candidates with `fits`. (Reading, normalizing and checking the schemas of specifications is
+`compoworld.synthesis.schema`.)
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 import string
@@ -102,7 +104,29 @@ _COMPILED: dict[bytes, Callable[[Any], Any]] = {}
 
 
 class InvalidValue(Exception):
-    """A value does not match a schema; the message names the offending location."""
+    """A value does not match a schema.
+
+    The words are made only when the message is read (`fits` rejects many candidates and reads no
+    message): `message("argument")` names the offending parts as arguments ("missing required
+    argument 'city'"), `str()` names them as fields."""
+
+    def __init__(self, schema: dict[str, Any], value: Any, validator: Any = None, problem: str | None = None) -> None:
+        super().__init__()
+        self.schema = schema
+        self.value = value
+        self.validator = validator  # the jsonschema validator that decided, when fastjsonschema could not compile the schema
+        self.problem = problem  # what is wrong, when it is known without looking for it
+
+    def __str__(self) -> str:
+        return self.message("field")
+
+    def message(self, noun: str = "field") -> str:
+        if self.problem is not None:
+            return f"{_subject((), noun)} {self.problem}"
+        try:
+            return explain(self.schema, self.value, noun, self.validator)
+        except Exception:  # explaining must not fail where validating did not: say less
+            return _no_match(noun)
 
 
 def compile_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
@@ -136,21 +160,16 @@ def _build_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
     def validate(value: Any) -> Any:
         try:
             return fast(value)
-        except fastjsonschema.JsonSchemaValueException as exc:
-            raise InvalidValue(_fast_message(exc)) from None
-        except Exception as exc:  # pathological inputs (recursion, huge numbers) are invalid, not crashes
-            raise InvalidValue(f"value could not be validated ({type(exc).__name__})") from None
+        except fastjsonschema.JsonSchemaValueException:
+            raise InvalidValue(defn, value) from None
+        except Exception:  # pathological inputs (recursion, huge numbers) are invalid, not crashes
+            raise InvalidValue(defn, value, problem="could not be checked: it is nested too deeply or holds too large a number") from None
 
     return validate
 
 
 def _always(_: Any) -> bool:
     return True
-
-
-def _fast_message(exc: Any) -> str:
-    msg = str(getattr(exc, "message", exc))
-    return re.sub(r"^data\.?", "", msg).strip() or msg
 
 
 def _slow_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
@@ -160,10 +179,8 @@ def _slow_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
     v = cls(schema)
 
     def validate(value: Any) -> Any:
-        err = jsonschema.exceptions.best_match(v.iter_errors(value))
-        if err is not None:
-            where = ".".join(str(p) for p in err.absolute_path)
-            raise InvalidValue(f"{where + ' ' if where else ''}{err.message[:200]}")
+        if not v.is_valid(value):
+            raise InvalidValue(schema, value, validator=v)
         return value
 
     return validate
@@ -176,6 +193,180 @@ def fits(schema: dict[str, Any], value: Any) -> bool:
         return True
     except InvalidValue:
         return False
+
+
+# -- what is wrong with a value, in words -----------------------------------------------------
+
+MAX_PROBLEMS = 3  # problems named in one message; the first ones are those nearest the top
+_TYPE_WORDS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean (true or false)",
+               "array": "an array", "object": "an object", "null": "null"}
+_FORMAT_WORDS = {"date-time": "a date and time like 2026-03-01T09:30:00Z", "date": "a date like 2026-03-01",
+                 "time": "a time like 09:30:00", "email": "an email address", "idn-email": "an email address",
+                 "uri": "a URL like https://example.com/page", "iri": "a URL like https://example.com/page",
+                 "uri-reference": "a URL or a relative path", "iri-reference": "a URL or a relative path",
+                 "hostname": "a host name like example.com", "idn-hostname": "a host name like example.com",
+                 "ipv4": "an IPv4 address like 192.0.2.1", "ipv6": "an IPv6 address like 2001:db8::1",
+                 "uuid": "a UUID", "regex": "a valid regular expression", "duration": "an ISO 8601 duration like PT15M",
+                 "json-pointer": "a JSON pointer like /a/b", "relative-json-pointer": "a relative JSON pointer",
+                 "uri-template": "a URI template"}
+_BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than", "exclusiveMaximum": "less than"}
+_SIZES = {"minLength": ("at least", "characters long"), "maxLength": ("at most", "characters long"),
+          "minItems": ("at least", "items"), "maxItems": ("at most", "items"),
+          "minProperties": ("at least", "fields"), "maxProperties": ("at most", "fields")}
+_FORMAT_CHECKER: list[Any] = []  # built on first use: most runs explain nothing
+
+
+def explain(schema: dict[str, Any], value: Any, noun: str = "field", validator: Any = None) -> str:
+    """What is wrong with `value` under `schema`, in words that name the parts by `noun`
+    ("missing required argument 'city'; argument 'units' must be one of "metric", "imperial"
+    (got "kelvin")"). `validator`: the jsonschema validator that rejected it (default: draft-07
+    with fastjsonschema's format checks, the rules `compile_validator` applies)."""
+    import jsonschema
+
+    if validator is None:
+        validator = jsonschema.Draft7Validator(schema, format_checker=_format_checker())
+    errors = sorted(validator.iter_errors(value), key=lambda e: len(e.absolute_path))  # stable: the top first
+    # One problem per part (a wrong type and a missed enum of one argument say one thing twice); the
+    # whole value may have several (a missing argument and an unknown one).
+    by_part: dict[Any, str] = {}
+    for e in errors:
+        said = _describe(e, noun)
+        by_part.setdefault(tuple(e.absolute_path) or said, said)
+    parts = list(dict.fromkeys(by_part.values()))
+    if not parts:
+        return _no_match(noun)
+    more = f"; and {len(parts) - MAX_PROBLEMS} more" if len(parts) > MAX_PROBLEMS else ""
+    return "; ".join(parts[:MAX_PROBLEMS]) + more
+
+
+def _no_match(noun: str) -> str:
+    return f"{_subject((), noun)} {'do' if noun == 'argument' else 'does'} not match the schema"
+
+
+def _format_checker() -> Any:
+    """jsonschema's format checks with the patterns fastjsonschema applies, so an explanation
+    finds the format problem that made `compile_validator` reject a value."""
+    if not _FORMAT_CHECKER:
+        import jsonschema
+        from fastjsonschema.draft07 import CodeGeneratorDraft07
+
+        checker = jsonschema.FormatChecker(formats=())
+        for name, pattern in CodeGeneratorDraft07.FORMAT_REGEXS.items():
+            rx = re.compile(pattern)
+            checker.checks(name)(lambda v, rx=rx: not isinstance(v, str) or rx.match(v) is not None)
+        checker.checks("regex")(_is_regex)
+        _FORMAT_CHECKER.append(checker)
+    return _FORMAT_CHECKER[0]
+
+
+def _is_regex(v: Any) -> bool:
+    try:
+        re.compile(v)
+        return True
+    except (re.error, TypeError):
+        return not isinstance(v, str)
+
+
+def type_in_words(value: Any) -> str:
+    """The JSON type of a value, in words: "an array"."""
+    return _TYPE_WORDS[type_of(value)]
+
+
+def _subject(path: tuple[Any, ...], noun: str) -> str:
+    """How a message names a part of the value: "argument 'city'", "field 'items[0].sku'"."""
+    if not path:
+        return "the arguments" if noun == "argument" else "the value"
+    where = ""
+    for p in path:
+        where += f"[{p}]" if isinstance(p, int) else f".{p}" if where else str(p)
+    return f"{noun} '{where}'"
+
+
+def _show(v: Any) -> str:
+    """A value as JSON, cut short."""
+    try:
+        s = json.dumps(v, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        s = str(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def _kind(schema: Any) -> str:
+    """What a schema admits, in words: "a string", "one of "a", "b"", "an object"."""
+    if not isinstance(schema, dict):
+        return "any value" if schema is not False else "nothing"
+    if "const" in schema:
+        return _show(schema["const"])
+    if isinstance(schema.get("enum"), list):
+        return "one of " + ", ".join(_show(v) for v in schema["enum"])
+    if isinstance(schema.get("format"), str) and schema["format"] in _FORMAT_WORDS:
+        return _FORMAT_WORDS[schema["format"]]
+    types = json_types(schema)
+    return " or ".join(_TYPE_WORDS.get(t, t) for t in types) if types else "a value of another form"
+
+
+def _describe(err: Any, noun: str) -> str:
+    """One problem (a jsonschema error) in words."""
+    path = tuple(err.absolute_path)
+    subject = _subject(path, noun)
+    rule, expected, got = err.validator, err.validator_value, err.instance
+    field = noun if not path else "field"  # what the parts of an object inside an argument are called
+    if rule == "required":
+        missing = [r for r in expected if isinstance(got, dict) and r not in got] or list(expected)
+        names = ", ".join(f"'{m}'" for m in missing)
+        s = "s" if len(missing) > 1 else ""
+        return f"missing required {noun}{s} {names}" if not path else f"{subject} is missing required field{s} {names}"
+    if rule == "additionalProperties" and isinstance(got, dict):
+        known = set(err.schema.get("properties") or {})
+        patterns = list(err.schema.get("patternProperties") or {})
+        extra = [k for k in got if k not in known and not any(re.search(p, k) for p in patterns)]
+        names = ", ".join(f"'{k}'" for k in extra)
+        s = "s" if len(extra) > 1 else ""
+        takes = f"the {field}s are: {', '.join(sorted(known))}" if known else f"there are no {field}s"
+        return f"unknown {field}{s} {names} ({takes})" if not path else f"{subject} has unknown field{s} {names} ({takes})"
+    if rule == "type" and isinstance(err.schema.get("enum"), list):  # the values it may take say more than their type
+        rule, expected = "enum", err.schema["enum"]
+    if rule == "type":
+        types = [expected] if isinstance(expected, str) else list(expected)
+        return f"{subject} must be {' or '.join(_TYPE_WORDS.get(t, t) for t in types)} (got {_show(got)})"
+    if rule == "enum":
+        return f"{subject} must be one of {', '.join(_show(v) for v in expected)} (got {_show(got)})"
+    if rule == "const":
+        return f"{subject} must be {_show(expected)} (got {_show(got)})"
+    if rule in _BOUNDS:
+        return f"{subject} must be {_BOUNDS[rule]} {_show(expected)} (got {_show(got)})"
+    if rule == "multipleOf":
+        return f"{subject} must be a multiple of {_show(expected)} (got {_show(got)})"
+    if rule in _SIZES:
+        how, unit = _SIZES[rule]
+        verb = "be" if unit == "characters long" else "have"
+        has = _show(got) if isinstance(got, str) else f"{len(got)} {unit}" if isinstance(got, (list, dict)) else _show(got)
+        return f"{subject} must {verb} {how} {expected} {unit} (got {has})"
+    if rule == "uniqueItems":
+        return f"{subject} must not hold the same item twice"
+    if rule == "pattern":
+        return f"{subject} must match the pattern {expected} (got {_show(got)})"
+    if rule == "format":
+        return f"{subject} must be {_FORMAT_WORDS.get(expected, f'in the {expected} format')} (got {_show(got)})"
+    if rule in ("anyOf", "oneOf"):
+        if rule == "oneOf" and sum(fits(s, got) for s in expected if isinstance(s, dict)) > 1:
+            return f"{subject} matches more than one of its allowed forms, and must match exactly one (got {_show(got)})"
+        kinds = list(dict.fromkeys(_kind(s) for s in expected))
+        return f"{subject} must be {' or '.join(kinds)} (got {_show(got)})"
+    if rule in ("dependencies", "dependentRequired") and isinstance(got, dict):
+        for given, needs in expected.items():
+            lacking = [n for n in needs if n not in got] if given in got and isinstance(needs, list) else []
+            if lacking:
+                names = ", ".join(f"'{n}'" for n in lacking)
+                where = "" if not path else f"in {subject}, "
+                return f"{where}{field} '{given}' needs {field}{'s' if len(lacking) > 1 else ''} {names} as well"
+    if rule == "contains":
+        return f"{subject} must hold at least one item that is {_kind(expected)}"
+    if rule == "propertyNames":
+        return f"{subject} has a field name that is not allowed"
+    if rule == "not":
+        return f"{subject} is not an allowed value (got {_show(got)})"
+    return f"{subject} is not an accepted value (got {_show(got)})"
 
 
 # -- sample values ----------------------------------------------------------------------------

@@ -127,7 +127,8 @@ def safe_eval(expr: str) -> float:
             if node.func.id == "factorial" and (args[0] > 500 or args[0] != int(args[0])):
                 raise ToolError("factorial needs a whole number up to 500")
             return _FUNCS[node.func.id](*[int(a) if node.func.id == "factorial" else a for a in args])
-        raise ToolError(f"unsupported element in expression: {ast.dump(node)[:60]}")
+        raise ToolError(f"unsupported element in expression: {ast.unparse(node)[:60]!r}; use numbers, + - * / ** %, "
+                        "parentheses, pi, e and functions such as sqrt or log")
 
     try:
         value = ev(tree)

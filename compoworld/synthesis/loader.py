@@ -1,9 +1,10 @@
-"""Loading MCP server specifications: the shipped corpus (gzip JSON Lines, one server a line), any
-file in that shape, or a plain MCP `tools/list` JSON response.
+"""Loading MCP server specifications: the corpus shipped in the repository (`corpus/mcp`, gzip JSON
+Lines, one server a line) or any file holding a common shape of MCP tool collections (`SHAPES`).
 
 Everything read is accounted for: each server is kept, merged into an identical earlier one (a fork
 or duplicate: same tool names and input schemas), or rejected with a reason; each tool of a kept
-server is kept or rejected with a reason. Bad input never stops the run.
+server is kept or rejected with a reason. Bad records never stop the run; input that is not there
+at all (a missing path, an unreadable file, a document of no known shape) is a `UserError`.
 """
 
 from __future__ import annotations
@@ -18,16 +19,25 @@ import orjson
 from pydantic import BaseModel, Field
 
 from compoworld.canonical import canonical_bytes
+from compoworld.errors import UserError
 from compoworld.synthesis.naming import tool_identifier
-from compoworld.synthesis.schema import SchemaProblem, meta_errors, normalize_input_schema
+from compoworld.synthesis.schema import SchemaProblem, inline_refs, meta_errors, normalize_input_schema, upgrade_draft
 
 MAX_NAME = 128  # MCP clients accept 1-128 characters; longer names are rejected, 64+ are shortened on compile
-REPO_ROOT = Path(__file__).resolve().parents[2]
+# The corpus ships in the repository, beside the package: found from this file, so a clone and an
+# editable install read the same folder whatever the working directory.
+SHIPPED_CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "mcp"
+CORPUS_ENV = "COMPOWORLD_CORPUS_DIR"
+SPEC_SUFFIXES = (".jsonl.gz", ".jsonl", ".json", ".json.gz")
+SHAPES = ("a list of servers (one a line in .jsonl); an object mapping server names to servers; servers nested in groups "
+          "({\"groups\": [{\"name\": ..., \"servers\": [...]}]} or {category: {server name: server}}); a tools/list result "
+          "({\"tools\": [...]}) or its JSON-RPC reply ({\"jsonrpc\": \"2.0\", \"result\": {\"tools\": [...]}}); a single server "
+          "({\"name\": ..., \"tools\": [...]})")
 
 
 def default_corpus_dir() -> Path:
-    env = os.environ.get("COMPOWORLD_CORPUS_DIR")
-    return Path(env) if env else REPO_ROOT.parent / "shared" / "corpus" / "mcp"
+    env = os.environ.get(CORPUS_ENV)
+    return Path(env) if env else SHIPPED_CORPUS
 
 
 class ToolIn(BaseModel):
@@ -97,14 +107,39 @@ class LoadResult(BaseModel):
 # -- reading files ----------------------------------------------------------------------------
 
 def spec_files(paths: list[Path] | None) -> list[Path]:
-    roots = [default_corpus_dir()] if not paths else [Path(p) for p in paths]
+    """The spec files to read: those named and those in the folders named (None: the corpus).
+
+    A path that is not there, a folder that cannot be listed or that holds no spec file is a
+    `UserError`: compiling nothing would silently leave a run without its compiled services."""
+    roots = [Path(p) for p in paths] if paths else [default_corpus_dir()]
+    missing = [r for r in roots if not r.exists()]
+    if missing:
+        raise UserError(_missing_message(missing, named=bool(paths)))
     out: list[Path] = []
     for root in roots:
-        if root.is_dir():
-            out.extend(sorted(p for p in root.iterdir() if p.is_file() and p.name.endswith((".jsonl.gz", ".jsonl", ".json", ".json.gz"))))
-        else:
+        if not root.is_dir():
             out.append(root)
+            continue
+        try:
+            found = sorted(p for p in root.iterdir() if p.is_file() and p.name.endswith(SPEC_SUFFIXES))
+        except OSError as exc:
+            raise UserError(f"cannot list the spec folder {root} ({exc.strerror or exc}); make it readable or name another") from None
+        if not found:
+            raise UserError(f"{root} holds no MCP spec file ({', '.join(SPEC_SUFFIXES)}); add spec files to it or name another folder")
+        out.extend(found)
     return out
+
+
+def _missing_message(missing: list[Path], named: bool) -> str:
+    where = ", ".join(str(p) for p in missing)
+    if named:
+        return (f"no spec file at {where}; name MCP spec files (.json, .jsonl, .gz) or folders that exist, "
+                "or none to compile the shipped corpus")
+    if os.environ.get(CORPUS_ENV):
+        return (f"{CORPUS_ENV} names {where}, which does not exist; point it at a folder of MCP spec files, "
+                "or unset it to compile the corpus shipped in the repository")
+    return (f"the MCP spec corpus is missing: no folder at {where}; restore the repository's corpus/ folder "
+            f"(git checkout -- corpus) or point {CORPUS_ENV} at a folder of spec files")
 
 
 def _read_bytes(path: Path) -> tuple[bytes, str | None]:
@@ -112,7 +147,7 @@ def _read_bytes(path: Path) -> tuple[bytes, str | None]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return b"", f"unreadable file: {exc}"
+        raise UserError(f"cannot read the spec file {path} ({exc.strerror or exc}); make it readable or leave it out") from None
     if not (path.name.endswith(".gz") or raw[:2] == b"\x1f\x8b"):
         return raw, None
     try:
@@ -128,12 +163,15 @@ def _read_bytes(path: Path) -> tuple[bytes, str | None]:
 
 
 def _records(path: Path) -> Iterator[tuple[str, Any, Rejection | None]]:
-    """(record key, parsed record or None, rejection or None) for every record in a file."""
+    """(record key, server record or None, rejection or None) for every server a file holds.
+
+    JSON Lines hold one document a line (a server, or any shape below); any other file is one
+    document, which must have one of the `SHAPES` (else a `UserError`)."""
     data, problem = _read_bytes(path)
     fname = path.name
     stem = fname.split(".")[0]
     if problem and not data:
-        yield f"{stem}", None, Rejection(server_id=stem, reason="unreadable_file", detail=problem, file=fname)
+        yield f"{stem}", None, Rejection(server_id=stem, reason="damaged_file", detail=problem, file=fname)
         return
     text_whole = data.strip()
     is_lines = fname.endswith((".jsonl", ".jsonl.gz")) or (text_whole.count(b"\n") > 0 and text_whole[:1] == b"{" and _looks_like_lines(text_whole))
@@ -142,8 +180,11 @@ def _records(path: Path) -> Iterator[tuple[str, Any, Rejection | None]]:
         if rej is not None:
             yield stem, None, rej
             return
-        for i, item in enumerate(_expand_document(rec, stem)):
-            yield f"{stem}/{i}", item, None
+        found = _servers_in(rec, stem, stem, ())
+        if found is None:
+            raise UserError(f"{path} is not a collection of MCP tool specifications in any shape this reads; accepted: {SHAPES}")
+        for key, server in found:
+            yield key, server, None
         return
     lines = data.split(b"\n")
     last = len(lines) - 1
@@ -156,9 +197,10 @@ def _records(path: Path) -> Iterator[tuple[str, Any, Rejection | None]]:
             rej.detail += f" ({problem})"
         if rej is not None:
             yield key, None, rej
-        else:
-            for j, item in enumerate(_expand_document(rec, key)):
-                yield key if j == 0 else f"{key}/{j}", item, None
+            continue
+        # A line of no known shape is taken as a server: the loader rejects it with its reason.
+        for k, server in _servers_in(rec, key, stem, ()) or [(key, rec)]:
+            yield k, server, None
 
 
 def _looks_like_lines(text: bytes) -> bool:
@@ -183,17 +225,72 @@ def _parse(blob: bytes, key: str, fname: str) -> tuple[Any, Rejection | None]:
         return None, Rejection(server_id=key, reason="truncated_json" if truncated else "invalid_json", detail=str(exc)[:200], file=fname)
 
 
-def _expand_document(rec: Any, key: str) -> list[Any]:
-    """A parsed document -> server records: a server, a list of servers, or a `tools/list` response."""
-    if isinstance(rec, list):
-        return rec
-    if isinstance(rec, dict) and isinstance(rec.get("servers"), list) and "tools" not in rec:
-        return rec["servers"]  # a registry dump: {"servers": [...]}
-    if isinstance(rec, dict) and isinstance(rec.get("result"), dict) and "tools" in rec["result"]:
-        rec = {**rec["result"], "name": rec.get("name") or key}  # JSON-RPC envelope of tools/list
-    if isinstance(rec, dict) and "tools" in rec and "name" not in rec and "id" not in rec:
-        return [{**rec, "name": key.split("/")[-1].split(":")[0], "id": key}]
-    return [rec]
+# -- shapes of tool collections ---------------------------------------------------------------
+
+MAX_NESTING = 5  # a registry's folders of groups of servers; deeper than this is not a collection of servers
+# Keys that wrap a collection rather than name a group of it (`{"groups": [...]}`, `{"data": {...}}`).
+WRAPPER_KEYS = frozenset({"servers", "groups", "categories", "collections", "items", "data", "results", "registry"})
+
+
+def _servers_in(node: Any, key: str, name: str, groups: tuple[str, ...], depth: int = 0) -> list[tuple[str, Any]] | None:
+    """The server records a JSON value holds, with their record keys; None when it has no known shape.
+
+    `name` names a server that does not name itself (the file, or its key in a mapping by name);
+    `groups` are the names of the groups it is nested in, which become its categories."""
+    if depth > MAX_NESTING:
+        return None
+    if isinstance(node, list):
+        if node and all(_is_tool(t) for t in node):  # a bare `tools/list` array
+            return [(key, _server_record({"tools": node}, name, groups))]
+        per_item = [_servers_in(item, f"{key}/{i}", name, groups, depth + 1) for i, item in enumerate(node)]
+        if node and all(f is None for f in per_item):
+            return None
+        out: list[tuple[str, Any]] = []
+        for i, f in enumerate(per_item):
+            # A list that holds servers: an item of no known shape is a server the loader rejects with its reason.
+            out.extend(f if f is not None else [(f"{key}/{i}", node[i])])
+        return out
+    if not isinstance(node, dict):
+        return None
+    if "tools" in node:
+        return [(key, _server_record(node, name, groups))]
+    result = node.get("result")
+    if isinstance(result, dict) and ("jsonrpc" in node or "tools" in result):  # the JSON-RPC reply to tools/list
+        return _servers_in(result, key, name, groups, depth + 1)
+    if isinstance(node.get("servers"), (list, dict)):  # a registry, or one group of it
+        label = next((node[k] for k in ("name", "category", "title") if isinstance(node.get(k), str) and node[k].strip()), None)
+        return _servers_in(node["servers"], key, name, (*groups, label.strip()) if label else groups, depth + 1)
+    if any(isinstance(v, dict) and "tools" in v for v in node.values()):
+        # Servers keyed by name: every object in the mapping is a server (one without tools is rejected
+        # with that reason); other values are the collection's own metadata.
+        return [(f"{key}/{k}", _server_record(v, k, groups)) for k, v in node.items() if isinstance(v, dict)]
+    found: list[tuple[str, Any]] | None = None
+    for k, v in node.items():  # groups keyed by name: {"category": {"server": {...}}}
+        if not isinstance(v, (dict, list)):
+            continue
+        sub = _servers_in(v, f"{key}/{k}", name, groups if k in WRAPPER_KEYS else (*groups, k), depth + 1)
+        if sub is not None:
+            found = (found or []) + sub
+    return found
+
+
+def _is_tool(item: Any) -> bool:
+    return isinstance(item, dict) and "tools" not in item and isinstance(item.get("name"), str) and \
+        any(k in item for k in ("inputSchema", "input_schema", "parameters"))
+
+
+def _server_record(rec: dict[str, Any], name: str, groups: tuple[str, ...]) -> dict[str, Any]:
+    """A server record with what its place in the collection says about it: a name when it has none,
+    its groups as categories when it has none, and tools keyed by name as a list."""
+    out = rec
+    if not _str(rec.get("name")) and not _str(rec.get("slug")):
+        out = {**out, "name": name}
+    if groups and not rec.get("categories"):
+        out = {**out, "categories": list(groups)}
+    tools = rec.get("tools")
+    if isinstance(tools, dict):
+        out = {**out, "tools": [{"name": n, **t} if isinstance(t, dict) else t for n, t in tools.items()]}
+    return out
 
 
 # -- normalizing ------------------------------------------------------------------------------
@@ -240,11 +337,9 @@ def _normalize_tool(raw: Any, idx: int) -> tuple[ToolIn | None, tuple[str, str, 
         return None, (label, exc.code, exc.detail)
     except RecursionError:
         return None, (label, "schema_too_large", "schema nesting is too deep")
-    out_schema = raw.get("outputSchema")
+    out_schema = upgrade_draft(raw.get("outputSchema"))
     if isinstance(out_schema, dict) and meta_errors(out_schema) is None:
         try:
-            from compoworld.synthesis.schema import inline_refs
-
             out_schema = inline_refs(out_schema)
         except (SchemaProblem, RecursionError):
             out_schema = None

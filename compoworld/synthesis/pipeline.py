@@ -1,5 +1,8 @@
 """`run_synth`: load specs -> compile every server -> verify every service (library ones too) ->
-optionally let a coding model write richer services -> write the cache and return a report."""
+optionally let a coding model write richer services -> write the cache and return a report.
+
+Input that gives nothing to compile (no spec there, nothing readable in it) is a `UserError` raised
+before the cache is touched: the compiled set is replaced only by one that was built."""
 
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from compoworld.errors import UserError
 from compoworld.synthesis.coder import CoderOutcome, improve_services
-from compoworld.synthesis.loader import Duplicate, LoadResult, Rejection, ServerSpec, load_specs
+from compoworld.synthesis.loader import Duplicate, LoadResult, Rejection, ServerSpec, default_corpus_dir, load_specs
 from compoworld.synthesis.naming import slugify, unique
 from compoworld.synthesis.plan import ServicePlan
 from compoworld.synthesis.verify import CheckResult, ServiceVerdict
@@ -116,6 +120,17 @@ def service_names(servers: list[ServerSpec], reserved: set[str]) -> list[str]:
     return out
 
 
+def _where(specs: list[Path] | None) -> str:
+    return ", ".join(str(p) for p in specs) if specs else str(default_corpus_dir())
+
+
+def _nothing_to_compile(loaded: LoadResult, specs: list[Path] | None) -> str:
+    why = loaded.rejections[0] if loaded.rejections else None
+    detail = " ".join(f" ({why.file}: {why.reason}: {why.detail})".split()) if why else ""
+    return (f"no MCP server spec could be read from {_where(specs)}{detail}; name files holding MCP tool specifications "
+            "(a tools/list result, a server, or a collection of servers: see corpus/README.md)")
+
+
 def _work(batch: list[tuple[dict[str, Any], str]], seed: int) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, str | None]]:
     """Compile and verify a batch of servers (runs in a worker process)."""
     from compoworld.synthesis.compiler import build_service
@@ -145,6 +160,8 @@ def run_synth(specs: list[Path] | None = None, coder: str | None = None, workers
 
     t0 = time.perf_counter()
     loaded: LoadResult = load_specs(specs)
+    if not loaded.servers:
+        raise UserError(_nothing_to_compile(loaded, specs))
     t_load = time.perf_counter() - t0
     lib = library_services()
     names = service_names(loaded.servers, set(lib))
@@ -181,6 +198,10 @@ def run_synth(specs: list[Path] | None = None, coder: str | None = None, workers
         for t in plan.tools:
             report.ops[t.op] = report.ops.get(t.op, 0) + 1
     report.seconds_compile_verify = time.perf_counter() - t1
+    if not entries:  # a run that built nothing leaves the last compiled set in place
+        first = report.compile_failures[0]
+        raise UserError(f"no service could be compiled from {_where(specs)} ({len(report.compile_failures)} compile failures, "
+                        f"the first: {first.server_id}: {first.error}); the compiled services were left as they were")
     if coder:
         outcomes, accepted = improve_services(list(plans.values()), coder, cache_directory or cache.cache_dir(), seed=seed)
         report.coder = outcomes

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any, Callable, ClassVar, Iterable
 
 from compoworld.canonical import canonical_bytes, format_timestamp
-from compoworld.services.json_schema import InvalidValue, compile_validator, fits, main_type, sample
+from compoworld.services.json_schema import InvalidValue, compile_validator, fits, main_type, sample, type_in_words
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.compute import COMPUTATIONS, Call
@@ -489,13 +489,13 @@ def make_validator(schema: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
 
     def validate(arguments: Any) -> dict[str, Any]:
         if not isinstance(arguments, dict):
-            raise ArgumentError(f"arguments must be a JSON object, got {type(arguments).__name__}")
+            raise ArgumentError(f"the arguments must be a JSON object of named arguments (got {type_in_words(arguments)})")
         if not cell:
             cell.append(compile_validator(schema))  # compiled on first use: loading a cached service compiles nothing
         try:
             cell[0](arguments)
         except InvalidValue as exc:
-            raise ArgumentError(str(exc)) from None
+            raise ArgumentError(exc.message("argument")) from None
         return arguments
 
     return validate
@@ -510,7 +510,7 @@ def make_output_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
         try:
             cell[0](value)
         except InvalidValue as exc:
-            raise ToolError(f"output does not match schema: {exc}") from None
+            raise ToolError(f"the tool's output does not match its output schema: {exc.message('field')}") from None
         return value
 
     return validate

@@ -193,12 +193,19 @@ def _pointer(root: Any, ref: str) -> Any:
     return node
 
 
+# Times a recursive reference is followed before it stops. More would nest required fields past the
+# depth to which `json_schema.sample` fills them (5), and generated arguments would fail the schema.
+RECURSION_LEVELS = 2
+
+
 def inline_refs(schema: dict[str, Any], max_nodes: int = 20000) -> dict[str, Any]:
     """A self-contained copy with every local `$ref` replaced by its target.
 
-    Raises SchemaProblem('ref_loop') when a reference leads back to itself (a recursive schema
-    cannot be inlined, and agents' function-calling formats do not accept it), 'unresolvable_ref'
-    for refs that point nowhere or outside the document, 'schema_too_large' for reference bombs."""
+    Agents' function-calling formats do not take references, so a recursive schema (a tree whose
+    `children` items refer to the node) is unrolled: a reference is followed `RECURSION_LEVELS`
+    times, which validate exactly, and below that it becomes the node's type alone (any object).
+    Raises SchemaProblem 'unresolvable_ref' for refs that point nowhere or outside the document,
+    'schema_too_large' for reference bombs."""
     budget = [max_nodes]
 
     def resolve(node: Any, active: tuple[str, ...]) -> Any:
@@ -208,10 +215,10 @@ def inline_refs(schema: dict[str, Any], max_nodes: int = 20000) -> dict[str, Any
         if isinstance(node, dict):
             ref = node.get("$ref")
             if isinstance(ref, str):
-                if ref in active:
-                    raise SchemaProblem("ref_loop", f"$ref {ref!r} refers back to itself ({' -> '.join(active + (ref,))})")
                 target = _pointer(schema, ref)
                 merged = dict(target) if isinstance(target, dict) else {}
+                if active.count(ref) >= RECURSION_LEVELS:
+                    merged = _type_only(merged)
                 merged.update({k: v for k, v in node.items() if k != "$ref"})
                 return resolve(merged, active + (ref,))
             return {k: resolve(v, active) for k, v in node.items() if k not in ("$defs", "definitions")}
@@ -220,6 +227,51 @@ def inline_refs(schema: dict[str, Any], max_nodes: int = 20000) -> dict[str, Any
         return node
 
     return resolve(schema, ())
+
+
+def _type_only(target: dict[str, Any]) -> dict[str, Any]:
+    """Where a recursive schema stops: the node's type (and description), without its structure."""
+    types = json_types(target)
+    out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types} if types else {}
+    if isinstance(target.get("description"), str):
+        out["description"] = target["description"]
+    return out
+
+
+# -- older drafts -----------------------------------------------------------------------------
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+_OLD_DRAFTS = ("http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-03/schema")
+_SUB = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems",
+        "unevaluatedItems", "unevaluatedProperties")
+_SUB_LIST = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+_SUB_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
+
+
+def upgrade_draft(schema: Any) -> Any:
+    """`schema` with its draft-04 spellings rewritten as later drafts spell them, so a schema written
+    for draft-04 is checked, validated and exposed as its author meant it: boolean `exclusiveMinimum`/`exclusiveMaximum` beside `minimum`/`maximum` become the numeric
+    bounds, the draft-04 `id` keyword is dropped (nothing here resolves remote ids), and a declared
+    draft-04 (or draft-03) `$schema` becomes draft-07. `definitions` needs nothing: `$ref`s into it
+    resolve like `$defs`."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: v for k, v in schema.items() if not (k == "id" and isinstance(v, str))}
+    declared = out.get("$schema")
+    if isinstance(declared, str) and declared.rstrip("#") in _OLD_DRAFTS:
+        out["$schema"] = DRAFT_07
+    for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if isinstance(out.get(flag), bool):
+            if out.pop(flag) and isinstance(out.get(bound), (int, float)) and not isinstance(out[bound], bool):
+                out[flag] = out.pop(bound)
+    for k, v in out.items():
+        if k in _SUB and isinstance(v, dict):
+            out[k] = upgrade_draft(v)
+        elif k in _SUB_LIST and isinstance(v, list):
+            out[k] = [upgrade_draft(sub) for sub in v]
+        elif k in _SUB_MAP and isinstance(v, dict):
+            out[k] = {name: upgrade_draft(sub) for name, sub in v.items()}
+    return out
 
 
 # -- normalization ----------------------------------------------------------------------------
@@ -231,6 +283,7 @@ def normalize_input_schema(raw: Any) -> dict[str, Any]:
         raw = {"type": "object", "properties": {}}
     if not isinstance(raw, dict):
         raise SchemaProblem("invalid_schema", f"inputSchema must be an object, got {type(raw).__name__}")
+    raw = upgrade_draft(raw)
     problem = meta_errors(raw)
     if problem:
         raise SchemaProblem("invalid_schema", problem)
