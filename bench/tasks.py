@@ -1,6 +1,10 @@
 """Task factory throughput and quality: accepted tasks per second and the acceptance figures.
 
     python bench/tasks.py [--n 1000] [--seed 0] [--services-from library] [--json]
+                          [--no-mutation-test] [--require-all-mutants-killed]
+
+Besides throughput and acceptance it prints the quality measures of issue 11 (mutation score,
+dangling lookups, step-list share, world violations, graph density, ...): see `FactoryReport`.
 """
 
 from __future__ import annotations
@@ -19,9 +23,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--services-from", default="library")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--no-mutation-test", action="store_true", help="skip replaying mutants in the probe")
+    ap.add_argument("--require-all-mutants-killed", action="store_true", help="reject tasks with a surviving mutant")
     args = ap.parse_args()
     build_graph(all_services(args.services_from).values())  # explore once, outside the timed run
-    tasks, rejected, report = generate(TaskConfig(n=args.n, seed=args.seed, services_from=args.services_from))
+    tasks, rejected, report = generate(TaskConfig(n=args.n, seed=args.seed, services_from=args.services_from,
+                                                   mutation_test=not args.no_mutation_test,
+                                                   require_all_mutants_killed=args.require_all_mutants_killed))
     out = report.model_dump()
     out["acceptance_rate"] = round(report.accepted / max(report.designed, 1), 4)
     out["stale_trap_share"] = round(sum(bool(t.stale) for t in tasks) / max(len(tasks), 1), 4)

@@ -3,7 +3,8 @@
 The pins were taken before the stages were restructured (tasks, trajectories, criterion results,
 rewards, rubrics, services, tools and graph are unchanged since); `tasks`, `walks` and
 `reference_steps` were re-pinned when they gained their columns (task index, walk draws, step
-purpose), `trajectories` when it gained `discover_mode` (trajectory ids unchanged). A change here means generated data changed: if that is intended, say why in the commit
+purpose), `trajectories` when it gained `discover_mode`, and `tasks` again when the probe began
+recording mutation and quality counts in its phase detail (task and trajectory ids unchanged). A change here means generated data changed: if that is intended, say why in the commit
 and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -15,6 +15,16 @@ def print_json(value: Any) -> None:
     print(json.dumps(value, indent=None, default=str))
 
 
+def print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    """A command's summary: one JSON line, or `key: value` lines (scalars and small mappings)."""
+    if as_json:
+        print_json(summary)
+        return
+    for key, value in summary.items():
+        if not isinstance(value, list):
+            print(f"{key:>22}: {value}")
+
+
 def print_rows(rows: list[dict[str, Any]], columns: list[str]) -> None:
     widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in columns}
     print("  ".join(c.ljust(widths[c]) for c in columns))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from compoworld.cli._common import print_json, warehouse
+from compoworld.cli._common import print_summary, warehouse
 from compoworld.errors import UserError
 
 
@@ -46,12 +46,7 @@ def cmd_rollout(args: argparse.Namespace) -> int:
     print(f"[compoworld] rolling out {args.agent} on {len(tasks)} task(s) x {args.group_size}", file=sys.stderr, flush=True)
     out = run_rollouts(args.agent, tasks=tasks, group_size=args.group_size, seed=args.seed, workers=args.workers,
                        discover_mode=args.discover_mode)
-    if args.json:
-        print_json(out)
-    else:
-        for key, value in out.items():
-            if not isinstance(value, (list, dict)):
-                print(f"{key:>22}: {value}")
+    print_summary(out, args.json)
     return 0
 
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from compoworld.cli._common import print_json
+from compoworld.cli._common import print_summary
 
 
 def _check_outcomes(checks: list[Any]) -> dict[str, int]:
@@ -22,12 +22,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     # before anything is compiled; the compiled set is then left as it was.
     report = run_synth([Path(p) for p in args.specs] if args.specs else None, coder=args.coder)
     summary = {**report.summary(), **_check_outcomes(report.checks)}
-    if args.json:
-        print_json(summary)
-    else:
-        for key, value in summary.items():
-            if not isinstance(value, (list, dict)):
-                print(f"{key:>22}: {value}")
+    print_summary(summary, args.json)
     return 0
 
 

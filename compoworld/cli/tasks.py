@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from compoworld.cli._common import print_json, warehouse
+from compoworld.cli._common import print_json, print_summary, warehouse
 from compoworld.errors import UserError
 
 
@@ -35,11 +35,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     report = factory_report(tasks, rejected, seconds)
     out = {**report.model_dump(), "failed": len(failures) - len(rejected), "run_id": cfg.run_id, "warehouse": str(wh.root),
            "walks": summary["walks"]}
-    if args.json:
-        print_json(out)
-    else:
-        for key, value in out.items():
-            print(f"{key:>22}: {value}")
+    print_summary(out, args.json)
     return 0
 
 

@@ -32,8 +32,14 @@ def _holds(record: Mapping[str, Any], cond: Where) -> bool:
 
 
 def matching(state: State, check: Check) -> list[Mapping[str, Any]]:
-    rows = state.get(check.service, {}).get(check.collection, {})
-    return [r for r in rows.values() if all(_holds(r, w) for w in check.where)]
+    rows = state.get(check.service, {}).get(check.collection, {}).values()
+    where = check.where
+    if where and where[0].op == "eq" and isinstance(where[0].value, str):
+        # Fast path, same meaning as `_holds`: narrow by the first string equality before the rest.
+        name, want = where[0].field, where[0].value.strip().lower()
+        rows = [r for r in rows if isinstance(r.get(name), str) and r[name].strip().lower() == want]
+        where = where[1:]
+    return [r for r in rows if all(_holds(r, w) for w in where)]
 
 
 def evaluate(check: Check, initial: State, final: State) -> bool:

@@ -17,6 +17,7 @@ from compoworld.tasks.design import Designer, DesignError
 from compoworld.tasks.graph import build_graph
 from compoworld.tasks.instruction import leaks, render
 from compoworld.tasks.model import PhaseRecord, Task, WalkDraw
+from compoworld.tasks.mutation import mutation_test, seeded_pool
 from compoworld.tasks.solution import execute, literal_strings
 from compoworld.tasks.walk import WalkConfig, sample_walk, service_sets
 
@@ -34,6 +35,8 @@ class TaskConfig(BaseModel):
     require_stale: bool = False
     policy_p: float = 0.3  # share of writes whose literal value a policy document states instead of the request
     instruction_model: str | None = None  # a LiteLLM model to rephrase instructions (checked; offline: templates)
+    mutation_test: bool = True  # replay mutants of the reference in the probe and record the kill counts
+    require_all_mutants_killed: bool = False  # reject a task when a mutant of its reference passes every criterion
 
 
 class Rejection(BaseModel):
@@ -60,9 +63,13 @@ def build_env(task: Task, classes: dict[str, type[Service]]) -> Environment:
                        initial_state=initial_state(task, classes))
 
 
-def probe(task: Task, classes: dict[str, type[Service]]) -> tuple[list[str], dict[str, Any]]:
+def probe(task: Task, classes: dict[str, type[Service]], mutation: bool = True,
+          require_all_mutants_killed: bool = False) -> tuple[list[str], dict[str, Any]]:
     """Acceptance: the reference passes every criterion in a fresh environment, doing nothing fails,
-    the stale-value solution fails, distractors stay untouched, and the instruction leaks nothing."""
+    the stale-value solution fails, distractors stay untouched, and the instruction leaks nothing.
+    Measured too (in the detail, outside the task's content id): goal criteria that already hold
+    initially and, with `mutation`, the mutants of the reference the rubric kills (see
+    `compoworld.tasks.mutation`); `require_all_mutants_killed` rejects a task with a survivor."""
     problems: list[str] = []
     env = build_env(task, classes)
     start = env.state()
@@ -92,7 +99,20 @@ def probe(task: Task, classes: dict[str, type[Service]]) -> tuple[list[str], dic
         problems.append("instruction leaks a hidden value")
     detail = {"reference": ref, "do_nothing": nothing, "stale_passes": stale_ok, "steps": len(task.plan),
               "initial_state_hash": state_hash(start), "final_state_hash": state_hash(final),
-              "failed_calls": sum(not o.ok for o in run.observations)}
+              "failed_calls": sum(not o.ok for o in run.observations),
+              "goal_true_initially": sum(ok for c, ok in zip(task.rubric, nothing) if c.kind == "goal")}
+    if mutation and not problems:
+        try:  # a measurement: a defect here is recorded, never a rejection unless the gate is on
+            pool = seeded_pool(classes, task.environment_services, task.seed)
+            result = mutation_test(task, classes, env, start, final, run.bindings, pool)
+        except Exception as exc:
+            detail["mutation_error"] = f"{type(exc).__name__}: {exc}"
+            if require_all_mutants_killed:
+                problems.append("mutation test failed")
+        else:
+            detail.update(result.detail())
+            if require_all_mutants_killed and result.survivors:
+                problems.append("mutant survives: " + result.survivors[0].split(":", 1)[0])
     return problems, detail
 
 
@@ -201,7 +221,8 @@ class Factory:
         except DesignError as exc:
             return Rejection(index=index, phase="design", reason=exc.reason)
         try:
-            problems, detail = probe(task, self.classes)
+            problems, detail = probe(task, self.classes, mutation=self.cfg.mutation_test or self.cfg.require_all_mutants_killed,
+                                     require_all_mutants_killed=self.cfg.require_all_mutants_killed)
         except Exception as exc:  # e.g. a planted record the state model refuses: recorded, never a crash
             return Rejection(index=index, phase="probe", reason=f"error: {type(exc).__name__}", walk=task.walk.model_dump())
         if problems:
@@ -231,22 +252,118 @@ class FactoryReport(BaseModel):
     duplicate_instructions: int
     tasks_per_second: float
     seconds: float
+    # Quality measures (issue 11): figures of the accepted tasks, see `compoworld.tasks.quality`.
+    capabilities: dict[str, float] = Field(default_factory=dict)  # label -> share; tasks carry no labels yet
+    mean_reference_calls: float = 0.0
+    dangling_lookups: int = 0
+    goal_criteria_true_initially: int = 0
+    mutation_score: float | None = None  # mean killed/mutants over tasks with mutants; None when not measured
+    mutants_per_task: float = 0.0
+    mutation_survivors_by_kind: dict[str, int] = Field(default_factory=dict)
+    mutants_by_kind: dict[str, list[int]] = Field(default_factory=dict)  # kind -> [mutants, killed], over all tasks
+    closing_report_share: float = 0.0
+    environment_rule_share: float = 0.0
+    step_list_share: float = 0.0
+    world_violations: int = 0  # cross-service invariant failures in the seeded worlds the tasks use
+    world_violation_kinds: dict[str, int] = Field(default_factory=dict)
+    planted_violations: int = 0  # the same invariants broken by the records tasks plant into their world
+    planted_violation_kinds: dict[str, int] = Field(default_factory=dict)
+    graph_density: float = 0.0
 
 
-def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float) -> FactoryReport:
-    """Headline figures of a batch of designs (what `tasks generate` and `bench/tasks.py` print)."""
+def _share(tasks: list[Task], pred: Callable[[Task], bool]) -> float:
+    return round(sum(bool(pred(t)) for t in tasks) / len(tasks), 4) if tasks else 0.0
+
+
+def library_of(tasks: list[Task]) -> dict[str, type[Service]]:
+    """The service library the tasks were drawn from: the first-party library when it holds them all."""
+    from compoworld.services.registry import library_services
+
+    lib = library_services()
+    if all(s in lib for t in tasks for s in t.environment_services):
+        return dict(lib)
+    return all_services("all")
+
+
+def world_report(tasks: list[Task], classes: dict[str, type[Service]]) -> list[str]:
+    """Invariant violations of the seeded worlds the tasks are set in: each distinct world seed with
+    every service of the library (the plants a task adds are not part of the world)."""
+    from compoworld.services.service import Context
+    from compoworld.services.world_check import world_violations
+
+    out: list[str] = []
+    for seed in sorted({t.seed for t in tasks}):
+        state = {name: generated_state(cls, seed) for name, cls in sorted(classes.items())}
+        out += [f"world {seed}: {v}" for v in world_violations(state, Context(seed).clock.today())]
+    return out
+
+
+def planted_report(tasks: list[Task], classes: dict[str, type[Service]]) -> list[str]:
+    """Invariant violations the tasks' planted records bring into their seeded worlds (each task
+    against the world of its seed: every service of the library)."""
+    from compoworld.services.service import Context
+    from compoworld.services.world_check import added_violations, email_names
+
+    names: dict[int, dict[str, set[str]]] = {}
+    out: list[str] = []
+    for t in tasks:
+        if not t.initial_state:
+            continue
+        if t.seed not in names:
+            names[t.seed] = email_names({n: generated_state(cls, t.seed) for n, cls in classes.items()})
+        out += [f"{t.id}: {v}" for v in added_violations(t.initial_state, Context(t.seed).clock.today(), names[t.seed])]
+    return out
+
+
+def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
+                   classes: dict[str, type[Service]] | None = None) -> FactoryReport:
+    """Headline figures of a batch of designs (what `tasks generate` and `bench/tasks.py` print).
+    `classes`: the service library (default: the one the tasks come from) for the graph density and
+    the world invariants."""
+    from compoworld.services.world_check import violation_kinds
+    from compoworld.tasks.quality import closing_report, dangling_lookups, environment_rule, graph_density, is_step_list, probe_detail
+
     reasons = Counter(f"{r.phase}: {r.reason}" for r in rejected)
     instructions = Counter(t.instruction for t in tasks)
+    n = max(len(tasks), 1)
+    details = [probe_detail(t) for t in tasks]
+    scored = [d for d in details if d.get("mutants")]
+    survivors = Counter(s.split(":", 1)[0] for d in details for s in d.get("survivors", []))
+    by_kind: dict[str, list[int]] = {}
+    for d in details:
+        for kind, (m, k) in d.get("mutants_by_kind", {}).items():
+            acc = by_kind.setdefault(kind, [0, 0])
+            acc[0] += m
+            acc[1] += k
+    classes = classes if classes is not None else library_of(tasks)
+    worlds = world_report(tasks, classes)
+    planted = planted_report(tasks, classes)
     return FactoryReport(
         designed=len(tasks) + sum(r.phase == "probe" for r in rejected),
         accepted=len(tasks),
         design_failed=sum(r.phase == "design" for r in rejected),
         rejected_by_reason=dict(sorted(reasons.items())),
-        mean_walk_length=round(sum(t.difficulty for t in tasks) / max(len(tasks), 1), 2),
+        mean_walk_length=round(sum(t.difficulty for t in tasks) / n, 2),
         distinct_service_sets=len({tuple(sorted(t.services)) for t in tasks}),
-        duplicate_instructions=sum(n - 1 for n in instructions.values() if n > 1),
+        duplicate_instructions=sum(k - 1 for k in instructions.values() if k > 1),
         tasks_per_second=round(len(tasks) / seconds, 1) if seconds else 0.0,
         seconds=round(seconds, 2),
+        capabilities={},
+        mean_reference_calls=round(sum(len(t.plan) for t in tasks) / n, 2),
+        dangling_lookups=sum(dangling_lookups(t) for t in tasks),
+        goal_criteria_true_initially=sum(d.get("goal_true_initially", 0) for d in details),
+        mutation_score=round(sum(d["killed"] / d["mutants"] for d in scored) / len(scored), 4) if scored else None,
+        mutants_per_task=round(sum(d.get("mutants", 0) for d in details) / n, 2),
+        mutation_survivors_by_kind=dict(survivors.most_common()),
+        mutants_by_kind=dict(sorted(by_kind.items())),
+        closing_report_share=_share(tasks, closing_report),
+        environment_rule_share=_share(tasks, environment_rule),
+        step_list_share=_share(tasks, lambda t: is_step_list(t.instruction)),
+        world_violations=len(worlds),
+        world_violation_kinds=violation_kinds([w.split(": ", 1)[1] for w in worlds]),
+        planted_violations=len(planted),
+        planted_violation_kinds=violation_kinds([w.split(": ", 1)[1] for w in planted]),
+        graph_density=graph_density(build_graph(classes.values())) if tasks else 0.0,
     )
 
 

@@ -1,0 +1,259 @@
+"""Mutation testing of a task's rubric: wrong variants of the reference solution must fail it.
+
+From the reference plan we derive *mutants*, each a plausible mistake an agent could make, replay
+each in a fresh environment and score it with the task's rubric. A mutant is *killed* when at least
+one criterion fails. A mutant whose final state equals the reference's final state is *equivalent*
+(e.g. an idempotent update written twice, a duplicate the service refuses): it is not wrong work,
+so it is neither killed nor a survivor and does not count.
+
+Mutant kinds (each carries a label `kind:step:detail` in the survivors list):
+
+- `skip`: a write or update step is left out.
+- `wrong_value`: one scalar argument of a write/update is replaced by a wrong value: a different
+  number; for strings, another value of the same semantic type from the seeded state (else the
+  string with a suffix); a date or datetime moved by a day. Id references (`service.entity_id`)
+  and booleans are left alone.
+- `stale`: every stale variable keeps the value read before the revisit updated it.
+- `duplicate`: a creating write ("write" purpose) is called twice in a row.
+- `superseded`: a policy read (an extract with a pattern) takes the superseded version's value.
+
+Not derived (the design gives no handle to them today): `decoy` (the design plants decoy records
+for stale trails but does not mark them; the `stale` mutant follows that trail), `report` (no task
+asks for a closing report yet).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from compoworld.services.environment import Environment
+from compoworld.services.service import Service
+from compoworld.tasks.checks import evaluate, same
+from compoworld.tasks.model import PlanStep, Task
+from compoworld.tasks.solution import pick, resolve
+
+WRITES = ("write", "update")
+
+
+@dataclass
+class Mutant:
+    kind: str
+    label: str
+    plan: list[PlanStep]
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class MutationResult:
+    mutants: int = 0  # non-equivalent mutants
+    killed: int = 0
+    equivalent: int = 0
+    survivors: list[str] = field(default_factory=list)
+    by_kind: dict[str, list[int]] = field(default_factory=dict)  # kind -> [mutants, killed]
+
+    def detail(self) -> dict[str, Any]:
+        return {"mutants": self.mutants, "killed": self.killed, "equivalent": self.equivalent,
+                "survivors": self.survivors, "mutants_by_kind": self.by_kind}
+
+
+def wrong_value(value: Any, sem: str, pool: dict[str, list[Any]]) -> Any:
+    """A plausible wrong value for an argument: None when there is no sensible one."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value + 1 if value >= 0 else value - 1
+    if isinstance(value, float):
+        return round(value * 1.1 + 1.0, 2)
+    if not isinstance(value, str):
+        return None
+    if sem in ("date", "datetime") or re.match(r"^\d{4}-\d{2}-\d{2}", value):
+        try:
+            if "T" in value:
+                when = datetime.strptime(value[:19], "%Y-%m-%dT%H:%M:%S") + timedelta(days=1)
+                return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+            return (date.fromisoformat(value[:10]) + timedelta(days=1)).isoformat()
+        except ValueError:
+            pass
+    for other in pool.get(sem, []) if sem else []:
+        if isinstance(other, str) and other and not same(other, value):
+            return other
+    return f"{value} (copy)" if value else "n/a"
+
+
+def _replace(step: PlanStep, param: str, value: Any) -> PlanStep:
+    return step.model_copy(update={"arguments": {**step.arguments, param: value}})
+
+
+def _superseded_values(task: Task) -> dict[str, str]:
+    """policy var -> the value its superseded version states (from the planted '(superseded)' record)."""
+    out: dict[str, str] = {}
+    for step in task.plan:
+        for ex in step.extract:
+            if not ex.pattern or not ex.match:
+                continue
+            key_field, key = next(iter(ex.match.items()))
+            if not isinstance(key, str) or not key.endswith("(current)"):
+                continue
+            old_key = key[: -len("(current)")] + "(superseded)"
+            for rows in task.initial_state.get(step.service, {}).values():
+                for rec in rows.values():
+                    if isinstance(rec, dict) and same(rec.get(key_field), old_key):
+                        found = re.search(ex.pattern, str(rec.get(ex.field, "")))
+                        if found:
+                            out[ex.var] = found.group(1)
+    return out
+
+
+def derive_mutants(task: Task, classes: dict[str, type[Service]], bindings: dict[str, Any],
+                   pool: dict[str, list[Any]]) -> list[Mutant]:
+    """The mutants of a task's reference plan (`bindings`: what the reference run discovered)."""
+    plan = task.plan
+    out: list[Mutant] = []
+    specs = {f"{s}__{t}": spec for s in task.services for t, spec in classes[s].tool_specs().items()}
+    for k, step in enumerate(plan):
+        if step.purpose not in WRITES:
+            continue
+        tool = step.tool.split("__", 1)[-1]
+        out.append(Mutant("skip", f"skip:{k}:{tool}", plan[:k] + plan[k + 1:]))
+        spec = specs.get(step.tool)
+        sems = spec.param_semantics if spec is not None else {}
+        for param, arg in step.arguments.items():
+            sem = sems.get(param, "")
+            if sem.endswith("_id") and "." in sem:
+                continue
+            value = resolve(arg, bindings)
+            wrong = wrong_value(value, sem, pool)
+            if wrong is None or same(wrong, value):
+                continue
+            out.append(Mutant("wrong_value", f"wrong_value:{k}:{param}", plan[:k] + [_replace(step, param, wrong)] + plan[k + 1:]))
+        if step.purpose == "write":
+            out.append(Mutant("duplicate", f"duplicate:{k}:{tool}", plan[:k + 1] + [step] + plan[k + 1:]))
+    if task.stale:
+        out.append(Mutant("stale", "stale", plan, dict(task.stale)))
+    for var, old in _superseded_values(task).items():
+        out.append(Mutant("superseded", f"superseded:{var}", plan, {var: old}))
+    return out
+
+
+def _untimed(rec: Any) -> Any:
+    return {f: v for f, v in rec.items() if not f.endswith("_at")} if isinstance(rec, dict) else rec
+
+
+def differing(a: dict[str, Any], b: dict[str, Any]) -> tuple[set[tuple[str, str]], bool]:
+    """The (service, collection) pairs whose rows differ between two states, and whether they differ
+    only in timestamps (`*_at` fields): a mutant that did the same work later is equivalent."""
+    out: set[tuple[str, str]] = set()
+    timed_only = True
+    for svc in a.keys() | b.keys():
+        mine, other = a.get(svc, {}), b.get(svc, {})
+        for coll in mine.keys() | other.keys():
+            rows, theirs = mine.get(coll, {}), other.get(coll, {})
+            if rows is theirs or rows == theirs:
+                continue
+            out.add((svc, coll))
+            if timed_only and (rows.keys() != theirs.keys() or any(
+                    r is not theirs[k] and r != theirs[k] and _untimed(r) != _untimed(theirs[k]) for k, r in rows.items())):
+                timed_only = False
+    return out, timed_only
+
+
+def equivalent(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same final state up to timestamps."""
+    return differing(a, b)[1]
+
+
+def _touches(check: Any, changed: set[tuple[str, str]]) -> bool:
+    if check.kind == "services_unchanged":
+        return any(s in check.services for s, _ in changed)
+    return (check.service, check.collection) in changed
+
+
+@dataclass
+class _Snapshot:
+    state: dict[str, Any]
+    now: Any
+    bindings: dict[str, Any]
+
+
+def rewind(env: Environment, snap: _Snapshot) -> None:
+    """Put `env` back where a snapshot was taken: the state, the clock and a clear journal (ids follow
+    from the rows). Equivalent to a fresh environment replaying the plan up to there, only cheaper."""
+    env.ctx.journal.entries.clear()
+    env.ctx.clock._now = snap.now
+    for name, svc in env.services.items():
+        svc.load(snap.state[name])
+
+
+def _replay(plan: list[PlanStep], env: Environment, bindings: dict[str, Any], overrides: dict[str, Any]) -> None:
+    """`solution.execute` from a mid-plan snapshot: the same calls, the same extractions."""
+    for step in plan:
+        obs = env.step({"name": step.tool, "arguments": resolve(step.arguments, bindings)})
+        for ex in step.extract:
+            bindings[ex.var] = overrides[ex.var] if ex.var in overrides else (pick(obs.data, ex, bindings) if obs.ok else None)
+
+
+def _first_change(reference: list[PlanStep], mutant: Mutant) -> int:
+    """The first step where the mutant's run can differ from the reference's."""
+    k = 0
+    while k < min(len(reference), len(mutant.plan)) and reference[k] is mutant.plan[k] and \
+            not any(ex.var in mutant.overrides for ex in reference[k].extract):
+        k += 1
+    return k
+
+
+def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environment, start: dict[str, Any],
+                  reference_final: dict[str, Any], bindings: dict[str, Any], pool: dict[str, list[Any]]) -> MutationResult:
+    """Replay every mutant and score it against the rubric. `env` is an environment of the task (any
+    state: it is rewound); each mutant starts from a snapshot of the reference run taken just before
+    its first changed step, which is what a fresh environment replaying the mutant would reach."""
+    result = MutationResult()
+    mutants = derive_mutants(task, classes, bindings, pool)
+    if not mutants:
+        return result
+    starts = [_first_change(task.plan, m) for m in mutants]
+    wanted = set(starts)
+    rewind(env, _Snapshot(start, env.ctx.clock.start, {}))
+    snaps: dict[int, _Snapshot] = {}
+    run: dict[str, Any] = {}
+    for k in range(max(wanted) + 1):  # the reference run, snapshotted where mutants part from it
+        if k in wanted:
+            snaps[k] = _Snapshot(env.state(), env.ctx.clock.datetime(), dict(run))
+        if k < len(task.plan):
+            _replay([task.plan[k]], env, run, {})
+    for m, k in zip(mutants, starts):
+        snap = snaps[k]
+        rewind(env, snap)
+        _replay(m.plan[k:], env, dict(snap.bindings), m.overrides)
+        final = env.state()
+        changed, same_work = differing(final, reference_final)
+        if same_work:
+            result.equivalent += 1
+            continue
+        # The reference passes every criterion: one over collections the mutant left as the reference did passes too.
+        killed = not all(evaluate(c.check, start, final) for c in task.rubric if _touches(c.check, changed))
+        result.mutants += 1
+        result.killed += killed
+        counts = result.by_kind.setdefault(m.kind, [0, 0])
+        counts[0] += 1
+        counts[1] += killed
+        if not killed:
+            result.survivors.append(m.label)
+    return result
+
+
+def seeded_pool(classes: dict[str, type[Service]], names: list[str], seed: int) -> dict[str, list[Any]]:
+    """Values of each semantic type in the seeded world (shared with the designer's cache), for wrong values."""
+    from compoworld.tasks.design import _POOLS, _pool
+
+    missing = [n for n in names if ((n,), seed) not in _POOLS]
+    env = Environment([classes[n] for n in missing], seed=seed) if missing else None
+    if env is not None:
+        _pool(env, tuple(missing), seed)
+    pool: dict[str, list[Any]] = {}
+    for n in names:
+        for k, values in _POOLS[((n,), seed)].items():
+            pool.setdefault(k, []).extend(values)
+    return pool

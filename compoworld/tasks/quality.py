@@ -1,0 +1,101 @@
+"""Measures of task quality that the factory report prints (issue 11's "Done means" figures).
+
+Each is a pure function of a task (or of the graph) so that tests can pin down its definition.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import networkx as nx
+
+from compoworld.tasks.checks import same
+from compoworld.tasks.model import Task
+from compoworld.tasks.solution import variables
+
+WRITES = ("write", "update")
+
+
+def dangling_lookups(task: Task) -> int:
+    """Discovered values that feed nothing: plan `extract` variables that reach no later write or
+    update argument, no goal criterion's checked value and no reported value (tasks ask for no
+    report today). Feeding counts transitively: a value used only as the key of a later lookup
+    (or to match a record in it) feeds something only if a value that lookup extracts does; so a
+    chain of lookups that ends nowhere counts every link as dangling."""
+    plan = task.plan
+    goal_values = [w.value for c in task.rubric if c.kind == "goal" for w in c.check.where]
+    feeds: dict[str, bool] = {}
+    for k in range(len(plan) - 1, -1, -1):  # later steps first: a var's use is always after its binding
+        step = plan[k]
+        for ex in step.extract:
+            var = ex.var
+            if var in feeds:
+                continue
+            used = False
+            for later in plan[k + 1:]:
+                refs = variables(later.arguments) | {n for e in later.extract for n in variables(e.match)}
+                if var not in refs:
+                    continue
+                if later.purpose in WRITES or any(feeds.get(e.var, False) for e in later.extract):
+                    used = True
+                    break
+            if not used:
+                value = task.bindings.get(var)
+                used = value is not None and any(same(value, g) for g in goal_values)
+            feeds[var] = used
+    return sum(not ok for ok in feeds.values())
+
+
+def environment_rule(task: Task) -> bool:
+    """The task depends on a rule stated in the services: a plan step reads a policy document (an
+    extraction that takes the value out of a text by a pattern)."""
+    return any(ex.pattern for step in task.plan for ex in step.extract)
+
+
+def closing_report(task: Task) -> bool:
+    """The task asks the agent to report values at the end: a criterion checks the final message.
+    No check kind does yet, so this is False for every task today."""
+    return any(c.check.kind in ("answer_contains", "answer_equals", "report") for c in task.rubric)  # type: ignore[comparison-overlap]
+
+
+_NUMBERED = re.compile(r"(?:(?:^|\n|[.:;!?,]\s+)(?:\(?\d{1,2}[.)]\s|step\s+\d+\b)|(?:^|\n)\s*[•*-]\s)", re.IGNORECASE)
+SEQUENCERS = ("then", "next", "after that", "afterwards", "once you have it", "once that's done", "with that", "now",
+              "finally", "to wrap up", "last step", "and finally", "to finish", "lastly", "first", "second", "third",
+              "first of all", "start by", "begin by")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def is_step_list(instruction: str) -> bool:
+    """Is the request a recipe of steps rather than a goal?
+
+    Precisely: (a) it enumerates at least two items: numbers ("1. ", "2) ", "(3) ", "step 4") at the
+    start of the text, a line, a sentence or a clause (after . : ; ! ? or ,), or bullets ("- ",
+    "* ", "• ") at the start of a line; or (b) it is a sequence
+    of at least three sentences of which at least two open with a sequencing connective (`SEQUENCERS`:
+    "Then", "Next,", "After that,", "Finally,", "Last step:", ...), i.e. at least three steps chained
+    in order. Conditions ("if ..., otherwise ...") do not change the verdict."""
+    if len(_NUMBERED.findall(instruction)) >= 2:
+        return True
+    sentences = [s.strip() for s in _SENTENCE.split(instruction.strip()) if s.strip()]
+    if len(sentences) < 3:
+        return False
+    opened = 0
+    for s in sentences:
+        low = s.lower()
+        if any(low.startswith(w) and (len(low) == len(w) or not low[len(w)].isalnum()) for w in SEQUENCERS):
+            opened += 1
+    return opened >= 2
+
+
+def graph_density(g: nx.DiGraph) -> float:
+    """Share of ordered pairs of distinct services joined by an edge of the dependency graph."""
+    n = g.number_of_nodes()
+    return round(g.number_of_edges() / (n * (n - 1)), 4) if n > 1 else 0.0
+
+
+def probe_detail(task: Task) -> dict[str, Any]:
+    for ph in task.phases:
+        if ph.phase == "probe":
+            return ph.detail
+    return {}

@@ -1,0 +1,296 @@
+"""Quality measures of the task factory (issue 11): report fields, mutation testing, world invariants.
+
+The figures these measure are reported, not asserted: today's factory is far from the targets, and
+the tests pin down what each measure means so that improvements move the numbers honestly.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from compoworld.services.environment import Environment, generated_state
+from compoworld.services.registry import all_services
+from compoworld.services.service import Context
+from compoworld.services.world_check import is_slug, past_field, violation_kinds, world_violations
+from compoworld.tasks.checks import score
+from compoworld.tasks.factory import FactoryReport, TaskConfig, build_env, factory_report, generate, probe
+from compoworld.tasks.model import Check, Criterion, Extract, PlanStep, Task, Walk, Where
+from compoworld.tasks.mutation import derive_mutants, equivalent, seeded_pool, wrong_value
+from compoworld.tasks.quality import dangling_lookups, environment_rule, graph_density, is_step_list, probe_detail
+from compoworld.tasks.solution import execute
+
+CLASSES = all_services("library")
+
+
+@pytest.fixture(scope="module")
+def batch():
+    return generate(TaskConfig(n=40, seed=5))
+
+
+# -- report fields ---------------------------------------------------------------------------------
+
+def test_report_carries_every_quality_field(batch) -> None:
+    tasks, rejected, report = batch
+    fields = set(FactoryReport.model_fields)
+    for name in ("capabilities", "mean_reference_calls", "dangling_lookups", "goal_criteria_true_initially", "mutation_score",
+                 "mutants_per_task", "closing_report_share", "environment_rule_share", "step_list_share", "world_violations",
+                 "graph_density"):
+        assert name in fields
+    assert report.capabilities == {}  # no task carries capability labels yet
+    assert report.mean_reference_calls == round(sum(len(t.plan) for t in tasks) / len(tasks), 2)
+    assert report.goal_criteria_true_initially == sum(probe_detail(t)["goal_true_initially"] for t in tasks)
+    assert 0.0 <= report.mutation_score <= 1.0 and report.mutants_per_task > 0
+    assert report.closing_report_share == 0.0
+    assert report.environment_rule_share == round(sum(environment_rule(t) for t in tasks) / len(tasks), 4)
+    assert 0.0 < report.graph_density <= 1.0
+    assert report.world_violations == sum(report.world_violation_kinds.values())
+    print("figures on 40 tasks:", report.model_dump(exclude={"rejected_by_reason"}))
+
+
+def test_goal_criteria_true_initially_is_what_do_nothing_passes(batch) -> None:
+    tasks, _, _ = batch
+    for t in tasks[:10]:
+        env = build_env(t, CLASSES)
+        start = env.state()
+        nothing = score(t.rubric, start, start)
+        assert probe_detail(t)["goal_true_initially"] == sum(ok for c, ok in zip(t.rubric, nothing) if c.kind == "goal")
+
+
+def _task(plan: list[PlanStep], rubric: list[Criterion], bindings: dict) -> Task:
+    walk = Walk(services=["crm", "email"], distractors=[], visits=["crm", "email"], edge_types=["email"])
+    return Task(seed=0, walk=walk, services=["crm", "email"], distractors=[], initial_state={}, instruction="x",
+                plan=plan, bindings=bindings, rubric=rubric, difficulty=2)
+
+
+def test_dangling_lookups_follow_values_to_writes_checks_and_through_lookup_chains() -> None:
+    look = lambda var, args, match=None: PlanStep(visit=0, service="crm", tool="crm__search_contacts", arguments=args,
+                                                  extract=[Extract(var=var, field="email", match=match or {})])
+    plan = [
+        look("a", {"query": "Rosa"}),                      # feeds the write below: used
+        look("b", {"query": "Wei"}),                       # feeds a lookup whose value feeds nothing: dangling
+        look("c", {"sender": {"$var": "b"}}),              # feeds nothing: dangling
+        look("d", {"query": "Omar"}),                      # a goal criterion checks its value: used
+        look("e", {"query": "Ines"}),                      # feeds a lookup whose value is written: used
+        look("f", {"sender": {"$var": "e"}}),              # written: used
+        look("g", {"query": "Lee"}),                       # feeds nothing: dangling
+        PlanStep(visit=1, service="email", tool="email__send", arguments={"to": {"$var": "a"}, "cc": {"$var": "f"}}, purpose="write"),
+    ]
+    rubric = [Criterion(id="c1", kind="goal", description="", check=Check(kind="record_exists", service="crm", collection="x",
+                                                                         where=[Where(field="email", value="omar@x.io")]))]
+    task = _task(plan, rubric, {"a": "a@x.io", "b": "b@x.io", "c": "c@x.io", "d": "omar@x.io", "e": "e@x.io", "f": "f@x.io", "g": "g@x.io"})
+    assert dangling_lookups(task) == 3
+
+
+@pytest.mark.parametrize("text", [
+    "1. Find the vendor. 2. Update its email.",
+    "Please do this: 1) find the vendor, 2) update it, 3) tell Rosa.",
+    "- find the vendor\n- update it",
+    "Step 1 find the vendor; step 2 update it.",
+    "Hi! Look up the vendor in procurement. Then find its contact in crm. Finally, send them an email.",
+    "Check crm for Rosa. Next, update her title. After that, post in chat. Thanks!",
+])
+def test_step_lists_are_detected(text: str) -> None:
+    assert is_step_list(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Rosa needs the Q3 quote sent to Jasper Foods' buyer before Friday; if the total is over 5,000, loop in Omar.",
+    "Find the vendor and update its email. Thanks!",
+    "Look up the vendor. Then update it.",  # two steps: not yet a list
+    "The invoice total was 45. Then we credited 12. Please check it.",
+    "Please make sure the onboarding policy in drive is followed. It changed last week.",
+])
+def test_goals_are_not_step_lists(text: str) -> None:
+    assert not is_step_list(text)
+
+
+def test_todays_instructions_are_step_lists(batch) -> None:
+    tasks, _, report = batch
+    assert report.step_list_share == round(sum(is_step_list(t.instruction) for t in tasks) / len(tasks), 4)
+    print("step_list_share:", report.step_list_share)
+
+
+def test_graph_density_counts_ordered_pairs() -> None:
+    g = nx.DiGraph()
+    g.add_nodes_from("abc")
+    g.add_edges_from([("a", "b"), ("b", "a"), ("a", "c")])
+    assert graph_density(g) == round(3 / 6, 4)
+
+
+# -- mutation testing ------------------------------------------------------------------------------
+
+def test_wrong_values_are_plausible_and_different() -> None:
+    pool = {"email": ["rosa.khan@halcyon.io", "wei.petrov@halcyon.io"]}
+    assert wrong_value(3, "", pool) == 4
+    assert wrong_value(100.0, "money", pool) != 100.0
+    assert wrong_value("rosa.khan@halcyon.io", "email", pool) == "wei.petrov@halcyon.io"
+    assert wrong_value("2026-02-01", "date", pool) == "2026-02-02"
+    assert wrong_value("2026-02-01T10:00:00Z", "datetime", pool) == "2026-02-02T10:00:00Z"
+    assert wrong_value("Hiring debrief #114", "title", pool) != "Hiring debrief #114"
+    assert wrong_value(True, "", pool) is None
+
+
+def test_probe_records_mutation_counts_outside_the_content_id(batch) -> None:
+    tasks, _, _ = batch
+    kinds = set()
+    for t in tasks:
+        d = probe_detail(t)
+        assert 0 <= d["killed"] <= d["mutants"]
+        assert len(d["survivors"]) == d["mutants"] - d["killed"]
+        assert sum(m for m, _ in d["mutants_by_kind"].values()) == d["mutants"]
+        kinds |= set(d["mutants_by_kind"])
+        assert t.id == t.content_id()
+    assert {"skip", "wrong_value"} <= kinds
+    # Mutation testing changes what the probe records, never what a task is.
+    plain, _, _ = generate(TaskConfig(n=12, seed=5, mutation_test=False))
+    assert {t.index: t.id for t in plain} == {t.index: t.id for t in tasks if t.index < 12}
+    assert all("mutants" not in probe_detail(t) for t in plain)
+
+
+def test_rewound_replays_match_fresh_environments(batch) -> None:
+    """The probe replays mutants from snapshots of the reference run; a fresh environment per mutant
+    must give the same verdicts."""
+    tasks, _, _ = batch
+    for t in tasks[:12]:
+        env = build_env(t, CLASSES)
+        start = env.state()
+        run = execute(t.plan, env)
+        final = env.state()
+        killed = equivalent_n = 0
+        for m in derive_mutants(t, CLASSES, run.bindings, seeded_pool(CLASSES, t.environment_services, t.seed)):
+            fresh = build_env(t, CLASSES)
+            execute(m.plan, fresh, overrides=m.overrides)
+            after = fresh.state()
+            if equivalent(after, final):
+                equivalent_n += 1
+                continue
+            killed += not all(score(t.rubric, start, after))
+        d = probe_detail(t)
+        assert (killed, equivalent_n) == (d["killed"], d["equivalent"]), t.id
+
+
+def test_a_rubric_without_goals_lets_mutants_survive(batch) -> None:
+    tasks, _, _ = batch
+    t = next(t for t in tasks if probe_detail(t)["mutants"])
+    weak = t.model_copy(update={"rubric": [c for c in t.rubric if c.kind == "negative"] + [
+        Criterion(id="cx", kind="goal", description="anything", check=Check(kind="services_unchanged", services=[]))]})
+    problems, detail = probe(weak, CLASSES)
+    assert detail["killed"] < detail["mutants"]
+    problems, _ = probe(weak, CLASSES, require_all_mutants_killed=True)
+    assert any(p.startswith("mutant survives: ") for p in problems)
+
+
+def test_the_mutant_gate_rejects_tasks_with_survivors() -> None:
+    tasks, rejected, report = generate(TaskConfig(n=30, seed=5, require_all_mutants_killed=True))
+    assert all(not probe_detail(t)["survivors"] for t in tasks)
+    assert all(probe_detail(t)["killed"] == probe_detail(t)["mutants"] for t in tasks)
+    gated = [r for r in rejected if r.reason.startswith("mutant survives: ")]
+    assert gated  # today most tasks have a surviving wrong-value mutant
+    assert report.mutation_score in (None, 1.0)
+    print(f"gate on: {len(tasks)} of 30 accepted; reasons {report.rejected_by_reason}")
+
+
+def test_superseded_policy_and_stale_mutants_are_derived(batch) -> None:
+    tasks, _, _ = batch
+    with_policy = [t for t in tasks if environment_rule(t)]
+    with_stale = [t for t in tasks if t.stale]
+    assert with_policy and with_stale
+    for t in with_policy:
+        assert "superseded" in probe_detail(t)["mutants_by_kind"], t.id
+    for t in with_stale:
+        d = probe_detail(t)
+        assert "stale" in d["mutants_by_kind"] or d["equivalent"], t.id
+
+
+# -- world invariants ------------------------------------------------------------------------------
+
+def _world() -> dict:
+    return {
+        "chat": {"users": {"u_1": {"id": "u_1", "email": "rosa.khan@halcyon.io", "name": "Rosa Khan", "created_at": "2025-12-01T09:00:00Z"}}},
+        "hr": {"employees": {"e_1": {"id": "e_1", "email": "rosa.khan@halcyon.io", "name": "Rosa Khan", "start_date": "2027-01-01"}}},
+        "email": {"mailboxes": {"m_1": {"id": "m_1", "address": "rosa.khan@halcyon.io", "owner_name": "Rosa Khan"}}},
+        "drive": {"files": {"f_1": {"id": "f_1", "name": "Travel Policy", "path": "/Policies/Travel Policy"}}},
+        "calendar": {"events": {"ev_1": {"id": "ev_1", "scheduled_at": "2027-01-01T09:00:00Z", "due_date": "2027-01-01",
+                                         "attendees": [{"email": "rosa.khan@halcyon.io", "name": "Rosa Khan"}]}}},
+    }
+
+
+def test_a_coherent_world_has_no_violations() -> None:
+    assert world_violations(_world(), "2026-01-05") == []
+
+
+def test_the_checker_finds_a_planted_violation_of_each_kind() -> None:
+    w = _world()
+    w["crm"] = {"contacts": {"ct_1": {"id": "ct_1", "email": "rosa.khan@halcyon.io", "name": "Rosa Kahn"}}}
+    found = world_violations(w, "2026-01-05")
+    assert violation_kinds(found) == {"email_name": 1}
+    assert "rosa.khan@halcyon.io" in found[0] and "Rosa Kahn" in found[0]
+
+    w = _world()
+    w["calendar"]["events"]["ev_1"]["attendees"][0]["name"] = "Rosa K."  # a list item disagrees
+    assert violation_kinds(world_violations(w, "2026-01-05")) == {"email_name": 1}
+
+    w = _world()
+    w["chat"]["users"]["u_1"] = {**w["chat"]["users"]["u_1"], "created_at": "2026-02-01T09:00:00Z"}
+    w["email"]["messages"] = {"msg_1": {"id": "msg_1", "sent_at": "2026-01-06T08:00:00Z", "paid_on": "2026-01-09"}}
+    assert violation_kinds(world_violations(w, "2026-01-05")) == {"future_timestamp": 3}
+
+    w = _world()
+    w["drive"]["files"]["f_1"]["path"] = "/Policies/Expense Policy"
+    assert violation_kinds(world_violations(w, "2026-01-05")) == {"name_path": 1}
+
+    w = _world()
+    w["chat"]["users"]["u_2"] = {"id": "u_2", "email": "sales@halcyon.io", "name": "#sales-team"}
+    w["hr"]["employees"]["e_2"] = {"id": "e_2", "email": "ops@halcyon.io", "name": "ops-lead"}
+    assert violation_kinds(world_violations(w, "2026-01-05")) == {"slug_name": 2}
+
+
+def test_field_and_name_rules() -> None:
+    assert past_field("created_at") and past_field("sent_at") and past_field("paid_on") and past_field("at")
+    assert not past_field("scheduled_at") and not past_field("resolution_due_at") and not past_field("due_date")
+    assert not past_field("start_date") and not past_field("effective_date")
+    assert is_slug("#general") and is_slug("rosa-khan") and is_slug("customers_software")
+    assert not is_slug("Rosa Khan") and not is_slug("Jean-Luc Picard") and not is_slug("rosa")
+
+
+def test_seeded_worlds_violations_are_reported_as_a_figure() -> None:
+    """A figure, not a target: the count over a few seeded library worlds (issue 11 wants 0)."""
+    total: dict[str, int] = {}
+    for seed in range(4):
+        state = {name: generated_state(cls, seed) for name, cls in CLASSES.items()}
+        for kind, n in violation_kinds(world_violations(state, Context(seed).clock.today())).items():
+            total[kind] = total.get(kind, 0) + n
+    env = Environment(list(CLASSES.values()), seed=0)
+    assert env.ctx.clock.today() == Context(0).clock.today()
+    print("world violations over seeds 0-3:", total)
+
+
+def test_factory_report_counts_world_violations_of_the_worlds_used(batch) -> None:
+    tasks, rejected, report = batch
+    again = factory_report(tasks, rejected, 1.0, classes=CLASSES)
+    assert again.world_violations == report.world_violations
+    seeds = {t.seed for t in tasks}
+    expected = 0
+    for seed in seeds:
+        state = {name: generated_state(cls, seed) for name, cls in CLASSES.items()}
+        expected += len(world_violations(state, Context(seed).clock.today()))
+    assert report.world_violations == expected
+
+
+def test_planted_records_are_checked_against_their_world() -> None:
+    from compoworld.services.world_check import added_violations, email_names
+
+    world = _world()
+    names = email_names(world)
+    ok = {"crm": {"contacts": {"ct_9": {"id": "ct_9", "email": "rosa.khan@halcyon.io", "name": "Rosa Khan"}}}}
+    assert added_violations(ok, "2026-01-05", names) == []
+    bad = {"crm": {"contacts": {"ct_9": {"id": "ct_9", "email": "rosa.khan@halcyon.io", "name": "ext-delta-media",
+                                         "updated_at": "2026-03-01T00:00:00Z"}}}}
+    assert violation_kinds(added_violations(bad, "2026-01-05", names)) == {"slug_name": 1, "future_timestamp": 1, "email_name": 1}
+
+
+def test_factory_report_counts_planted_violations(batch) -> None:
+    tasks, _, report = batch
+    assert report.planted_violations == sum(report.planted_violation_kinds.values())
+    print("planted violations on 40 tasks:", report.planted_violation_kinds)
