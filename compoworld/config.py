@@ -68,9 +68,10 @@ class PipelineConfig(BaseModel):
     @field_validator("agents")
     @classmethod
     def _known_agents(cls, value: list[str]) -> list[str]:
-        bad = [a for a in value if a not in ("reference", "perturbed") and not (a.startswith("litellm:") and len(a) > 8)]
+        bad = [a for a in value if a not in ("reference", "perturbed")
+               and not any(a.startswith(p) and len(a) > len(p) for p in ("litellm:", "local:"))]
         if bad:
-            raise ValueError(f"unknown agents {bad}; agents are reference, perturbed or litellm:MODEL")
+            raise ValueError(f"unknown agents {bad}; agents are reference, perturbed, litellm:MODEL or local:MODEL")
         return value
 
     @field_validator("stages")

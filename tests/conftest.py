@@ -9,3 +9,23 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
 # Caches (LLM responses, compiled services) go to a fresh folder, never into the checkout.
 os.environ.setdefault("COMPOWORLD_CACHE_DIR", tempfile.mkdtemp(prefix="compoworld-test-cache-"))
+
+
+import pytest  # noqa: E402  (after the environment above is set)
+
+
+@pytest.fixture(scope="session")
+def tasks() -> list:
+    """40 designs over the library services (seed 0): the accepted tasks rollout tests play."""
+    from compoworld.tasks.factory import TaskConfig, generate
+
+    accepted, _, _ = generate(TaskConfig(n=40, seed=0))
+    assert len(accepted) >= 30
+    return accepted
+
+
+@pytest.fixture(scope="session")
+def classes(tasks: list) -> dict:
+    from compoworld.rollout.runner import classes_for
+
+    return classes_for(tasks)

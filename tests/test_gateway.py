@@ -12,11 +12,9 @@ from typing_extensions import TypedDict
 
 from compoworld.rollout import LiteLLMAgent, PerturbedPolicy, ReferenceTeacher, collect, rollout, summarize
 from compoworld.rollout.agents import guessed_name
-from compoworld.rollout.runner import classes_for
 from compoworld.rollout.trajectory import Trajectory
 from compoworld.services import Collection, Environment, Service, ToolError, compose, tool
 from compoworld.services.gateway import DISCOVERY_TOOLS, META_SPECS, META_TOOLS, Gateway
-from compoworld.tasks.factory import TaskConfig, generate
 from compoworld.tasks.model import Task
 from compoworld.tasks.solution import pick, resolve
 
@@ -165,16 +163,7 @@ def test_a_failed_call_through_the_gateway_never_half_applies() -> None:
 
 
 # -- the reference teacher in gateway mode ------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def tasks() -> list[Task]:
-    accepted, _, _ = generate(TaskConfig(n=30, seed=0))
-    assert len(accepted) >= 20
-    return accepted
-
-
-@pytest.fixture(scope="module")
-def classes(tasks: list[Task]) -> dict[str, Any]:
-    return classes_for(tasks)
+# `tasks` and `classes`: the shared library tasks of conftest.py
 
 
 def _calls(t: Trajectory) -> list[tuple[str, dict[str, Any]]]:

@@ -10,24 +10,15 @@ import pytest
 
 from compoworld.rollout import LiteLLMAgent, PerturbedPolicy, ReferenceTeacher, collect, rollout, run_rollouts, summarize
 from compoworld.rollout.agents import Mistakes, play
-from compoworld.rollout.runner import classes_for, reward_rows
+from compoworld.rollout.runner import reward_rows
 from compoworld.rollout.trajectory import SYSTEM_PROMPT, Episode, catalog_hash
 from compoworld.tasks.checks import score
-from compoworld.tasks.factory import TaskConfig, build_env, generate
+from compoworld.tasks.factory import build_env
 from compoworld.tasks.model import Task
 from compoworld.tasks.solution import pick, resolve
 
 
-@pytest.fixture(scope="module")
-def tasks() -> list[Task]:
-    accepted, _, _ = generate(TaskConfig(n=40, seed=0))
-    assert len(accepted) >= 30
-    return accepted
-
-
-@pytest.fixture(scope="module")
-def classes(tasks: list[Task]) -> dict[str, Any]:
-    return classes_for(tasks)
+# `tasks` and `classes`: the shared library tasks of conftest.py
 
 
 def _has_var(value: Any) -> bool:

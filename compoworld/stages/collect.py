@@ -16,7 +16,7 @@ from compoworld.warehouse import part_column
 
 def make_rollout_agent(spec: str, cfg: PipelineConfig) -> Agent:
     kwargs: dict[str, Any] = {}
-    if spec.startswith("litellm:") and cfg.group_size > 1:
+    if spec.startswith(("litellm:", "local:")) and cfg.group_size > 1:
         kwargs["temperature"] = 1.0  # a group of identical greedy rollouts has no spread
     return make_agent(spec, seed=cfg.seed, **kwargs)
 

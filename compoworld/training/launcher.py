@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, Callable
@@ -88,7 +89,25 @@ def launch_local(spec: JobSpec, wait: bool = True) -> dict[str, Any]:
     result_path = spec.job_dir / RESULT_FILE
     if out["returncode"] == 0 and result_path.is_file():
         out["result"] = json.loads(result_path.read_text())
+    elif out["returncode"] != 0:
+        out["error"] = failure_cause(log_path)
     return out
+
+
+_ERROR_LINE = re.compile(r"^(error: |[A-Za-z_.]*(Error|Exception|Interrupt)\b:?)")
+
+
+def failure_cause(log_path: Path) -> str | None:
+    """The cause of a failed job: the last error line of its log (`error: ...` or an exception's line),
+    else its last line."""
+    try:
+        lines = [ln.strip() for ln in Path(log_path).read_text(errors="replace").splitlines() if ln.strip()]
+    except OSError:
+        return None
+    for line in reversed(lines):
+        if _ERROR_LINE.match(line):
+            return line.removeprefix("error: ")
+    return lines[-1] if lines else None
 
 
 def run_spec_here(spec: dict[str, Any] | JobSpec, jobs_dir: str | Path | None = None) -> dict[str, Any]:
@@ -100,7 +119,8 @@ def run_spec_here(spec: dict[str, Any] | JobSpec, jobs_dir: str | Path | None = 
         spec.launch.command = launch_command(spec, spec.spec_path)
     out = launch_local(spec, wait=True)
     if out.get("returncode") != 0:
-        raise LaunchError(f"training job {spec.job_id} failed (exit {out.get('returncode')}); see {out['log']}")
+        cause = f": {out['error']}" if out.get("error") else ""
+        raise LaunchError(f"training job {spec.job_id} failed (exit {out.get('returncode')}){cause}; log: {out['log']}")
     return out
 
 

@@ -57,7 +57,9 @@ def _base_model(spec: JobSpec, rows: Any, wait_s: float = 900.0) -> str:
     Under `accelerate launch` with several processes only rank 0 builds the tiny model; the others
     wait for it. The build is deterministic, so a job folder that has one already reuses it."""
     if spec.model != "tiny":
-        return spec.model
+        from compoworld.training.models import model_dir
+
+        return model_dir(spec.model, log=lambda m: print(m, flush=True))
     from compoworld.training.tiny import TinyConfig, build_tiny
 
     base = spec.job_dir / "base"
@@ -83,16 +85,41 @@ def _common_args(spec: JobSpec, params: SFTParams | GRPOParams) -> dict[str, Any
             "disable_tqdm": True}
 
 
+def _tokenizer(spec: JobSpec, model: str) -> Any:
+    """The model's tokenizer, with the spec's chat template when it gives one."""
+    from compoworld.training.tiny import load_tokenizer
+
+    tokenizer = load_tokenizer(model)
+    if spec.chat_template:
+        tokenizer.chat_template = spec.chat_template
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer
+
+
 def run_sft(spec: JobSpec) -> dict[str, Any]:
     from trl import SFTConfig, SFTTrainer
 
-    from compoworld.training.tiny import load_tokenizer
+    from compoworld.training.tokens import check_fit, summarize, token_counts
 
     params = spec.params()
     assert isinstance(params, SFTParams)
     ds = load_split(spec.data).select_columns(["messages", "tools"])
+    if spec.model != "tiny":  # count before the weights load (a GGUF's tokenizer converts in seconds, its model in ~40 s)
+        from compoworld.training.models import tokenizer_dir
+
+        counts = token_counts(_tokenizer(spec, tokenizer_dir(spec.model)), ds)
+        print(f"tokens per row: {summarize(counts)}", flush=True)
+        keep = check_fit(counts, params.max_length, params.drop_long_rows)
     model = _base_model(spec, ds)
-    tokenizer = load_tokenizer(model)
+    tokenizer = _tokenizer(spec, model)
+    if spec.model == "tiny":
+        counts = token_counts(tokenizer, ds)
+        keep = check_fit(counts, params.max_length, params.drop_long_rows)
+    dropped = len(ds) - len(keep)
+    if dropped:
+        print(f"dropping {dropped} of {len(ds)} rows longer than {params.max_length} tokens", flush=True)
+        ds = ds.select(keep)
     args = SFTConfig(**_common_args(spec, params), assistant_only_loss=True, max_length=params.max_length,
                      lr_scheduler_type=params.lr_scheduler_type, warmup_steps=params.warmup_steps)
     timer = _timer()
@@ -101,7 +128,8 @@ def run_sft(spec: JobSpec) -> dict[str, Any]:
     losses = [{"step": h["step"], "loss": h["loss"]} for h in trainer.state.log_history if "loss" in h]
     trainer.save_model(str(spec.job_dir / "model"))
     tokenizer.save_pretrained(str(spec.job_dir / "model"))
-    return {"train_rows": len(ds), "losses": losses, "loss_first": losses[0]["loss"] if losses else None,
+    return {"train_rows": len(ds), "dropped_long_rows": dropped, "tokens_per_row": summarize(counts), "learning_rate": params.learning_rate,
+            "losses": losses, "loss_first": losses[0]["loss"] if losses else None,
             "loss_last": losses[-1]["loss"] if losses else None, "step_seconds": timer.times,
             "train_runtime": out.metrics.get("train_runtime")}
 
@@ -112,7 +140,6 @@ def run_grpo(spec: JobSpec) -> dict[str, Any]:
 
     from compoworld.rewards import make_trl_reward_func
     from compoworld.training.environment import env_key, environment_factories, score_rollout
-    from compoworld.training.tiny import load_tokenizer
 
     params = spec.params()
     assert isinstance(params, GRPOParams)
@@ -127,7 +154,7 @@ def run_grpo(spec: JobSpec) -> dict[str, Any]:
     factories: dict[str, Any] = {}
     for mode in sorted(set(modes)):
         factories |= environment_factories({tuple(r["services"]) for r, m in zip(raw, modes) if m == mode}, mode)
-    tokenizer = load_tokenizer(model)
+    tokenizer = _tokenizer(spec, model)
     tokenizer.padding_side = "left"
     scored: list[dict[str, Any]] = []
 
@@ -174,7 +201,14 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) != 1:
         print("usage: python -m compoworld.training.run JOB.json", file=sys.stderr)
         return 2
-    result = run_job(read_spec(Path(argv[0])))
+    from compoworld.training.models import ModelError
+    from compoworld.training.tokens import FitError
+
+    try:
+        result = run_job(read_spec(Path(argv[0])))
+    except (FitError, ModelError) as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        return 2
     summary = {k: result.get(k) for k in ("job_id", "kind", "seconds", "loss_first", "loss_last", "step_seconds")}
     print(json.dumps(summary))
     return 0

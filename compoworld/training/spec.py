@@ -38,7 +38,8 @@ class SFTParams(BaseModel):
     learning_rate: float = 3e-3
     per_device_train_batch_size: int = Field(2, ge=1)
     gradient_accumulation_steps: int = Field(1, ge=1)
-    max_length: int | None = 8192  # tokens per example; the tiny model's context is 8192
+    max_length: int | None = 8192  # tokens per example; the tiny model's and SmolLM2's context is 8192
+    drop_long_rows: bool = False  # train on the rows that fit max_length instead of failing when some do not
     lr_scheduler_type: str = "constant"
     warmup_steps: int = 0
     seed: int = 0
@@ -80,8 +81,10 @@ class JobSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     job_id: str = ""
     kind: Literal["sft", "grpo"]
-    model: str = "tiny"  # "tiny" (built locally) or a Hub model id / local checkpoint folder
+    model: str = "tiny"  # "tiny" (built locally), "smollm2", a .gguf file, a Hub model id or a checkpoint folder
     tiny: TinyConfig | None = None
+    chat_template: str | None = None  # a template given for the model (`--chat-template FILE`), replacing its own
+    notes: dict[str, str] = Field(default_factory=dict)  # why defaults were chosen (e.g. the learning rate per model)
     data: DataRef
     hyperparameters: dict[str, Any]
     hardware: Hardware = Field(default_factory=Hardware)
@@ -93,7 +96,8 @@ class JobSpec(BaseModel):
 
     def content_id(self) -> str:
         """Same model, data, hyperparameters and hardware: same job id (a rerun reuses its folder)."""
-        body = self.model_dump(mode="json", include={"kind", "model", "tiny", "data", "hyperparameters", "hardware"})
+        include = {"kind", "model", "tiny", "data", "hyperparameters", "hardware"} | ({"chat_template"} if self.chat_template else set())
+        body = self.model_dump(mode="json", include=include)
         return f"{self.kind}-" + content_hash(body, 12)
 
     @property
@@ -120,10 +124,25 @@ def launch_command(spec: JobSpec, spec_path: Path) -> list[str]:
 def make_spec(kind: Literal["sft", "grpo"], data: DataRef, jobs_dir: Path, *, model: str = "tiny",
               hyperparameters: dict[str, Any] | None = None, hardware: Hardware | None = None,
               launcher: str = "local", deployment: str | None = None,
-              work_pool: str | None = None, tiny: TinyConfig | None = None) -> JobSpec:
-    """A validated spec with its id, folder (`jobs_dir/<job_id>`) and launch command."""
-    params = (SFTParams if kind == "sft" else GRPOParams).model_validate(hyperparameters or {})
+              work_pool: str | None = None, tiny: TinyConfig | None = None, chat_template: str | None = None) -> JobSpec:
+    """A validated spec with its id, folder (`jobs_dir/<job_id>`) and launch command.
+
+    SFT hyperparameters not given take the model's defaults (`compoworld.training.models.profile`): a
+    pretrained model gets a fine-tuning learning rate, the random tiny model a high one; `notes` says which."""
+    from compoworld.training.models import profile
+
+    given = dict(hyperparameters or {})
+    notes: dict[str, str] = {}
+    if kind == "sft":
+        prof = profile(model)
+        if "learning_rate" in given:
+            notes["learning_rate"] = f"{given['learning_rate']:g}: given"
+        else:
+            given["learning_rate"] = prof.learning_rate
+            notes["learning_rate"] = f"{prof.learning_rate:g}: {prof.why}"
+    params = (SFTParams if kind == "sft" else GRPOParams).model_validate(given)
     spec = JobSpec(kind=kind, model=model, tiny=(tiny or TinyConfig()) if model == "tiny" else None, data=data,
+                   chat_template=chat_template, notes=notes,
                    hyperparameters=params.model_dump(mode="json"), hardware=hardware or Hardware(),
                    launch=Launch(launcher=launcher, deployment=deployment, work_pool=work_pool))
     spec.job_id = spec.content_id()
