@@ -1,7 +1,7 @@
 """Task factory throughput and quality: accepted tasks per second and the acceptance figures.
 
     python bench/tasks.py [--n 1000] [--seed 0] [--services-from library] [--json]
-                          [--no-mutation-test] [--require-all-mutants-killed]
+                          [--no-mutation-test] [--allow-surviving-mutants]
 
 Besides throughput and acceptance it prints the quality measures of issue 11 (mutation score,
 dangling lookups, step-list share, world violations, graph density, ...): see `FactoryReport`.
@@ -24,12 +24,13 @@ def main() -> None:
     ap.add_argument("--services-from", default="library")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-mutation-test", action="store_true", help="skip replaying mutants in the probe")
-    ap.add_argument("--require-all-mutants-killed", action="store_true", help="reject tasks with a surviving mutant")
+    ap.add_argument("--allow-surviving-mutants", action="store_true",
+                    help="keep tasks with a surviving mutant (the gate rejects them by default)")
     args = ap.parse_args()
     build_graph(all_services(args.services_from).values())  # explore once, outside the timed run
     tasks, rejected, report = generate(TaskConfig(n=args.n, seed=args.seed, services_from=args.services_from,
                                                    mutation_test=not args.no_mutation_test,
-                                                   require_all_mutants_killed=args.require_all_mutants_killed))
+                                                   require_all_mutants_killed=not args.allow_surviving_mutants))
     out = report.model_dump()
     out["acceptance_rate"] = round(report.accepted / max(report.designed, 1), 4)
     out["stale_trap_share"] = round(sum(bool(t.stale) for t in tasks) / max(len(tasks), 1), 4)

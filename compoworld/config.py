@@ -37,6 +37,8 @@ class PipelineConfig(BaseModel):
     seed: int = 0
     tasks: int = Field(1000, ge=1)
     services_from: str = Field("library", pattern="^(library|compiled|all)$")
+    # the lowest fidelity level of compiled tools tasks may use: faithful | structural | simulated
+    tool_fidelity: Literal["faithful", "structural", "simulated"] = "faithful"
     group_size: int = Field(8, ge=1)
     agents: list[str] = ["reference", "perturbed"]
     batch_size: int = Field(50, ge=1)  # task indexes per batch: one Prefect task and one part per table

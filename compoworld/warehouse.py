@@ -194,6 +194,7 @@ TABLES: dict[str, TableSpec] = {
             _c("input_schema_json", "json", "JSON schema of the arguments"),
             _c("output_schema_json", "json", "JSON schema of the result"),
             _c("semantic_types_json", "json", "semantic type of each parameter and output field"),
+            _c("fidelity", "string", "faithful | structural | simulated: does the tool do what its spec says (fidelity checks)"),
         ),
         _table(
             "service_checks", "results of verifying a service (one row per check)", ["run_id", "check_id"],
@@ -213,6 +214,8 @@ TABLES: dict[str, TableSpec] = {
             _c("dst_service", "string", "consuming service", required=True),
             _c("dst_tool", "string", "consuming tool"),
             _c("semantic_type", "string", "semantic type of the value that flows", required=True),
+            _c("src_role", "string", "role of the value where it is produced (employee, customer_contact, deal_amount, ...; '' generic)"),
+            _c("dst_role", "string", "role of the field that consumes it; the edge exists because the roles fit a hand-off"),
         ),
         _table(
             "walks", "walks drawn over the dependency graph: each task's candidates, in the order they are tried",
@@ -244,6 +247,11 @@ TABLES: dict[str, TableSpec] = {
             _c("n_criteria", "int", "rubric criteria"),
             _c("checks_json", "json", "final-state and no-collateral-damage checks"),
             _c("difficulty", "int", "walk length"),
+            _c("capabilities_json", "json", "capability labels the task realizes (list, from the documented set of 14)"),
+            _c("n_reference_calls", "int", "tool calls the reference solution makes (branches not taken excluded)"),
+            _c("n_report_items", "int", "values the closing report must state"),
+            _c("mutants", "int", "non-equivalent mutants of the reference replayed in the probe"),
+            _c("mutation_score", "float", "share of those mutants the rubric kills (1.0 under the default gate)"),
             _c("task_json", "json", "the whole task record (plan, rubric, phases)"),
         ),
         _table(
@@ -256,6 +264,7 @@ TABLES: dict[str, TableSpec] = {
             _c("description", "string", "what the criterion requires, in words"),
             _c("weight", "float", "static weight, if any"),
             _c("check_json", "json", "the executable check"),
+            _c("reads_answer", "bool", "the check reads the agent's closing message (a report criterion)"),
         ),
         _table(
             "reference_steps", "the reference solution of each task: one row per tool call", ["run_id", "task_id", "step"],
@@ -331,6 +340,62 @@ TABLES: dict[str, TableSpec] = {
             _c("error", "string", "error message"),
             _c("attempts", "int", "attempts made before giving up", required=True),
             _c("resolved", "bool", "a later attempt succeeded", required=True),
+        ),
+        _table(
+            "evaluations", "held-out evaluations of an agent or checkpoint (run_id = evaluation_id)", ["run_id", "evaluation_id"],
+            _c("evaluation_id", "string", "eval- + content hash of what was evaluated, on which tasks and how", required=True),
+            _c("agent", "string", "agent label (kind, model and settings)"),
+            _c("agent_kind", "string", "reference | perturbed | litellm | local"),
+            _c("model", "string", "model string or spec, if any"),
+            _c("checkpoint", "string", "checkpoint folder evaluated; NULL when the agent is no checkpoint"),
+            _c("job_id", "string", "training_jobs.job_id that made the checkpoint; NULL if none"),
+            _c("dataset_id", "string", "content id of the dataset split the checkpoint was trained on"),
+            _c("data_revision", "string", "Hub revision of that dataset; NULL for a local folder"),
+            _c("data_run_id", "string", "the warehouse run that dataset was built from"),
+            _c("split", "string", "the task split evaluated (test: service sets held out of training)"),
+            _c("discover_mode", "string", "direct | gateway"),
+            _c("n_tasks", "int", "tasks evaluated"),
+            _c("group_size", "int", "rollouts per task"),
+            _c("seed", "int", "rollout seed"),
+            _c("success_rate", "float", "share of rollouts that passed every criterion"),
+            _c("mean_partial_credit", "float", "mean share of criteria passed"),
+            _c("figures_json", "json", "every figure: rewards, per capability, per criterion kind, per service"),
+        ),
+        _table(
+            "evaluation_results", "one row per rollout of an evaluation", ["run_id", "evaluation_id", "task_id", "rollout_index"],
+            _c("evaluation_id", "string", "evaluations.evaluation_id", required=True),
+            _c("task_id", "string", "tasks.task_id", required=True),
+            _c("rollout_index", "int", "index within the task's group", required=True),
+            _c("success", "bool", "every criterion passed"),
+            _c("partial_credit", "float", "share of criteria passed"),
+            _c("n_steps", "int", "tool calls made"),
+            _c("failed_calls", "int", "tool calls that returned an error"),
+            _c("stop_reason", "string", "why the episode ended (answered, max_steps, context_full, ...)"),
+            _c("last_message", "string", "the agent's last message (its closing answer, or what did not parse), to read"),
+            _c("capabilities_json", "json", "the task's capability labels (list; empty when unlabelled)"),
+            _c("criteria_json", "json", "per criterion: id, kind, service, passed"),
+        ),
+        _table(
+            "training_jobs", "training jobs started by compoworld train (run_id = job_id)", ["run_id", "job_id"],
+            _c("job_id", "string", "content id of the job spec (kind + hash)", required=True),
+            _c("kind", "string", "sft | grpo"),
+            _c("model", "string", "the model it started from"),
+            _c("status", "string", "completed | failed | started (not waited for)"),
+            _c("dataset_id", "string", "content id of the dataset split it trained on"),
+            _c("data_path", "string", "dataset folder or Hub repo"),
+            _c("data_revision", "string", "Hub revision of the dataset; NULL for a local folder"),
+            _c("data_run_id", "string", "the warehouse run the dataset was built from"),
+            _c("data_split", "string", "the dataset split trained on"),
+            _c("learning_rate", "float", "learning rate"),
+            _c("max_steps", "int", "optimizer steps asked for"),
+            _c("losses_json", "json", "SFT: loss per step; GRPO: reward (and its std) per step"),
+            _c("loss_first", "float", "SFT loss at the first step"),
+            _c("loss_last", "float", "SFT loss at the last step"),
+            _c("seconds", "float", "wall time of the job"),
+            _c("step_seconds_json", "json", "wall time of each step"),
+            _c("model_dir", "string", "the trained checkpoint folder"),
+            _c("error", "string", "the cause of a failure"),
+            _c("spec_json", "json", "the whole job spec"),
         ),
     )
 }
@@ -1217,3 +1282,34 @@ def read_sft_trajectories(wh: Warehouse, run_id: str | None, min_partial_credit:
         discover_mode=r["discover_mode"] or "direct",
     ) for r in rows]
     return records, TrajectoryCounts(**{k: int(v) for k, v in counts.items()})
+
+
+# -- typed readers and writers: training jobs and evaluations ----------------------------------------------
+# A job and an evaluation are each their own run (run_id = its content id) written as one part: a rerun
+# rewrites that part, so the rows are never duplicated.
+def write_training_job(wh: Warehouse, row: dict[str, Any]) -> Path:
+    """The `training_jobs` row of one job (replacing the job's earlier row, e.g. `started` -> `completed`)."""
+    return wh.create().write("training_jobs", [row], run_id=row["job_id"], part="job")
+
+
+def read_training_job(wh: Warehouse, job_id: str) -> dict[str, Any] | None:
+    """A job's `training_jobs` row, its JSON columns parsed; None when the job was never recorded."""
+    rows = wh.query("SELECT * FROM training_jobs WHERE job_id = ?", [job_id])
+    if not rows:
+        return None
+    return {k: (_parsed(v) if k.endswith("_json") else v) for k, v in rows[0].items()}
+
+
+def write_evaluation(wh: Warehouse, row: dict[str, Any], results: Sequence[dict[str, Any]]) -> None:
+    """An evaluation's row and its per-rollout rows, under the evaluation's own run id."""
+    wh.create()
+    run_id = row["evaluation_id"]
+    wh.write("evaluation_results", [{**r, "evaluation_id": run_id} for r in results], run_id=run_id, part="results")
+    wh.write("evaluations", [row], run_id=run_id, part="evaluation")  # last: an evaluation row means its results are there
+
+
+def read_evaluations(wh: Warehouse, job_id: str | None = None) -> list[dict[str, Any]]:
+    """`evaluations` rows (of one training job, or all), JSON columns parsed, by evaluation id."""
+    where, params = ("job_id = ?", [job_id]) if job_id else ("true", [])
+    rows = wh.query(f"SELECT * FROM evaluations WHERE {where} ORDER BY evaluation_id", params)
+    return [{k: (_parsed(v) if k.endswith("_json") else v) for k, v in r.items()} for r in rows]

@@ -71,6 +71,14 @@ CASES = [
     # train
     Case("train sft", "missing --data", ("train", "sft", "--data", "nope", "--dry-run"), "no sft dataset at nope"),
     Case("train grpo", "bad --max-steps", ("train", "grpo", "--max-steps", "many"), "argument --max-steps: invalid int value"),
+    # eval
+    Case("eval", "unknown agent", ("eval", "--agent", "nonsense"), "unknown agent 'nonsense'"),
+    Case("eval", "no agent", ("eval", "--warehouse", "wh"), "no agent to evaluate"),
+    Case("eval", "missing warehouse", ("eval", "--agent", "reference", "--warehouse", "nope"), "(it does not exist)"),
+    Case("eval", "warehouse without tasks", ("eval", "--agent", "reference", "--warehouse", "wh"), "no tasks in the warehouse"),
+    Case("eval", "missing --checkpoint", ("eval", "--checkpoint", "nope"), "no checkpoint at nope"),
+    Case("eval", "bad --test-fraction", ("eval", "--agent", "reference", "--test-fraction", "1", "--warehouse", "wh"),
+         "test_fraction = 1.0 is invalid"),
     # the lead's commands
     Case("tasks show", "unknown task id", ("tasks", "show", "nope", "--warehouse", "wh"), "no task 'nope'"),
     Case("tasks show", "missing warehouse", ("tasks", "show", "t1", "--warehouse", "nope"), "(it does not exist)"),

@@ -178,10 +178,14 @@ def test_rl_rows_rebuild_the_task_and_score_it(out: Path, wh: Warehouse) -> None
         assert state_hash(start) == row["initial_state_hash"]
         rubric = [Criterion.model_validate(c) for c in row["rubric"]]
         assert len(rubric) == row["n_criteria"] and not all(score(rubric, start, start))
-        for m in sft[row["task_id"]]["messages"]:  # the reference conversation, replayed
+        messages = sft[row["task_id"]]["messages"]
+        for m in messages:  # the reference conversation, replayed (a refusal the request prepares for included)
             for call in m["tool_calls"] or []:
-                assert env.step(call).ok
-        assert all(score(rubric, start, env.state()))
+                env.step(call)
+        answer = next(m["content"] for m in reversed(messages) if m["role"] == "assistant")
+        assert all(score(rubric, start, env.state(), answer))
+        if any(c.check.kind == "answer_mentions" for c in rubric):  # the closing report is what report criteria read
+            assert not all(score(rubric, start, env.state(), ""))
         assert env.state_hash() == row["reference_final_hash"]
 
 

@@ -15,7 +15,12 @@ from compoworld.rollout.trajectory import SYSTEM_PROMPT, Episode, catalog_hash
 from compoworld.tasks.checks import score
 from compoworld.tasks.factory import build_env
 from compoworld.tasks.model import Task
-from compoworld.tasks.solution import pick, resolve
+from compoworld.tasks.mutation import answer_of
+from compoworld.tasks.solution import pick, resolve, taken
+
+
+def taken_steps(task: Task) -> list[Any]:
+    return taken(task.plan, task.bindings)
 
 
 # `tasks` and `classes`: the shared library tasks of conftest.py
@@ -54,11 +59,13 @@ def _check_conversation(messages: list[dict[str, Any]]) -> None:
 def test_teacher_solves_every_accepted_task(tasks: list[Task], classes: dict[str, Any]) -> None:
     trajs = collect(tasks, ReferenceTeacher(), group_size=1, classes=classes)
     assert [t.success for t in trajs] == [True] * len(tasks)
-    assert all(t.partial_credit == 1.0 and t.failed_calls == 0 for t in trajs)
+    # The only failed calls are those the request prepares for (a refusal, then the recovery it names).
+    assert all(t.partial_credit == 1.0 and t.failed_calls == sum(s.expect_error for s in taken_steps(task))
+               for task, t in zip(tasks, trajs))
     for task, t in zip(tasks, trajs):
         _check_conversation(t.messages)
         calls = _calls(t.messages)
-        assert len(calls) == t.steps == len(task.plan)
+        assert len(calls) == t.steps == len(taken_steps(task))
         assert all(not _has_var(json.loads(c["function"]["arguments"])) for c in calls)
         assert all("$var" not in c["function"]["arguments"] for c in calls)
         # Short reasoning before every call.
@@ -106,7 +113,7 @@ def test_duplicated_write_is_caught_by_the_no_duplicate_criterion(tasks: list[Ta
     caught = 0
     for task in tasks:
         # Repeating an idempotent update changes nothing; a repeated create is the mistake to catch.
-        writes = [i for i, s in enumerate(task.plan) if s.purpose == "write"
+        writes = [i for i, s in enumerate(task.plan) if s.purpose == "write" and s in taken_steps(task)
                   and not classes[s.service].tool_specs()[s.tool.split("__", 1)[1]].idempotent]
         counts = [c for c in task.rubric if c.check.kind == "count_equals"]
         if not writes or not counts:
@@ -116,8 +123,9 @@ def test_duplicated_write_is_caught_by_the_no_duplicate_criterion(tasks: list[Ta
         ep = Episode(env, [])
         play(task, ep, Mistakes(per_step={writes[-1]: "extra_write"}))
         results = dict(zip((c.id for c in task.rubric), score(task.rubric, start, env.state())))
-        assert ep.steps == len(task.plan) + 1
-        if ep.observations[-1].ok:  # the repeated write went through: exactly-one no longer holds
+        assert ep.steps == len(taken_steps(task)) + 1
+        repeat = len(taken(task.plan[:writes[-1] + 1], task.bindings))  # the call right after the write
+        if ep.observations[repeat].ok:  # the repeated write went through: exactly-one no longer holds
             assert not all(results[c.id] for c in counts)
             caught += 1
     assert caught >= 5
@@ -130,10 +138,11 @@ def test_give_up_and_skip_lose_credit(tasks: list[Task], classes: dict[str, Any]
         play(task, gave_up, Mistakes(give_up_after=1))
         assert gave_up.steps == 1 and not gave_up.messages[-1].get("tool_calls")
         assert not all(score(task.rubric, start, gave_up.env.state()))
-        last_write = max(i for i, s in enumerate(task.plan) if s.purpose != "lookup")
+        taken = taken_steps(task)
+        last_write = max(i for i, s in enumerate(task.plan) if s.purpose != "lookup" and s in taken)
         skipped = Episode(build_env(task, classes), [])
         play(task, skipped, Mistakes(per_step={last_write: "skip"}))
-        assert skipped.steps == len(task.plan) - 1
+        assert skipped.steps == len(taken) - 1
         assert not all(score(task.rubric, start, skipped.env.state()))
 
 
@@ -211,10 +220,11 @@ class ScriptedModel:
         self.task = task
         self.bindings: dict[str, Any] = {}
         self.turns: list[int] = []
+        self.plan = taken_steps(task)  # the branches the task's values lead to
 
     def __call__(self, turn: int, messages: list[dict[str, Any]]) -> dict[str, Any]:
         self.turns.append(turn)
-        plan = self.task.plan
+        plan = self.plan
         if turn == 0:
             return {"mock_response": "Let me start.", "mock_tool_calls": [
                 {"id": "x1", "type": "function", "function": {"name": plan[0].tool, "arguments": '{"oops": '}},
@@ -225,7 +235,7 @@ class ScriptedModel:
             for ex in plan[i - 1].extract:
                 self.bindings[ex.var] = pick(data, ex, self.bindings)
         if i == len(plan):
-            return {"mock_response": "All done."}
+            return {"mock_response": "All done.\n" + answer_of(self.task, self.bindings)}
         step = plan[i]
         args = json.dumps(resolve(step.arguments, self.bindings))
         return {"mock_response": step.reasoning, "mock_tool_calls": [
@@ -269,11 +279,11 @@ def test_litellm_agent_end_to_end_with_mocks(tasks: list[Task], classes: dict[st
     monkeypatch.setattr(litellm, "completion", rate_limited_once)
     agent = LiteLLMAgent("openai/mock-model", turn_kwargs=ScriptedModel(task))
     t = rollout(task, agent, classes)
-    n_turns = len(task.plan) + 2
+    n_turns = len(taken_steps(task)) + 2
     assert len(calls) == n_turns + 1 and llm_env["sleeps"] == [0.5]  # one retry, with backoff
     assert t.success and t.stop_reason == "answered"
     assert t.agent == "litellm" and t.model == "openai/mock-model"
-    assert t.steps == len(task.plan) + 2 and t.failed_calls == 2
+    assert t.steps == len(taken_steps(task)) + 2 and t.failed_calls == 2
     assert t.call_errors[:2] == ["malformed_call", "unknown_tool"] and all(e is None for e in t.call_errors[2:])
     assert "not valid JSON" in t.messages[3]["content"] and "unknown tool" in t.messages[4]["content"]
     assert t.prompt_tokens and t.completion_tokens

@@ -15,10 +15,10 @@ from compoworld.services.service import Context
 from compoworld.services.world_check import is_slug, past_field, violation_kinds, world_violations
 from compoworld.tasks.checks import score
 from compoworld.tasks.factory import FactoryReport, TaskConfig, build_env, factory_report, generate, probe
-from compoworld.tasks.model import Check, Criterion, Extract, PlanStep, Task, Walk, Where
-from compoworld.tasks.mutation import derive_mutants, equivalent, seeded_pool, wrong_value
+from compoworld.tasks.model import CAPABILITIES, Check, Criterion, Extract, PlanStep, Task, Walk, Where
+from compoworld.tasks.mutation import answer_of, derive_mutants, equivalent, seeded_pool, wrong_value
 from compoworld.tasks.quality import dangling_lookups, environment_rule, graph_density, is_step_list, probe_detail
-from compoworld.tasks.solution import execute
+from compoworld.tasks.solution import execute, taken
 
 CLASSES = all_services("library")
 
@@ -37,11 +37,15 @@ def test_report_carries_every_quality_field(batch) -> None:
                  "mutants_per_task", "closing_report_share", "environment_rule_share", "step_list_share", "world_violations",
                  "graph_density"):
         assert name in fields
-    assert report.capabilities == {}  # no task carries capability labels yet
-    assert report.mean_reference_calls == round(sum(len(t.plan) for t in tasks) / len(tasks), 2)
-    assert report.goal_criteria_true_initially == sum(probe_detail(t)["goal_true_initially"] for t in tasks)
-    assert 0.0 <= report.mutation_score <= 1.0 and report.mutants_per_task > 0
-    assert report.closing_report_share == 0.0
+    assert set(report.capabilities) == set(CAPABILITIES)
+    for label, share in report.capabilities.items():
+        assert share == round(sum(label in t.capabilities for t in tasks) / len(tasks), 4)
+    assert all(set(t.capabilities) <= set(CAPABILITIES) for t in tasks)
+    # Calls the reference makes: the branches its values lead to, not every step of the plan.
+    assert report.mean_reference_calls == round(sum(len(taken(t.plan, t.bindings)) for t in tasks) / len(tasks), 2)
+    assert report.goal_criteria_true_initially == sum(probe_detail(t)["goal_true_initially"]for t in tasks) == 0
+    assert report.mutation_score == 1.0 and report.mutants_per_task > 0  # the gate is on by default
+    assert report.closing_report_share == round(sum(bool(t.report) for t in tasks) / len(tasks), 4)
     assert report.environment_rule_share == round(sum(environment_rule(t) for t in tasks) / len(tasks), 4)
     assert 0.0 < report.graph_density <= 1.0
     assert report.world_violations == sum(report.world_violation_kinds.values())
@@ -54,7 +58,8 @@ def test_goal_criteria_true_initially_is_what_do_nothing_passes(batch) -> None:
         env = build_env(t, CLASSES)
         start = env.state()
         nothing = score(t.rubric, start, start)
-        assert probe_detail(t)["goal_true_initially"] == sum(ok for c, ok in zip(t.rubric, nothing) if c.kind == "goal")
+        assert probe_detail(t)["goal_true_initially"] == sum(ok for c, ok in zip(t.rubric, nothing)
+                                                             if c.kind == "goal" and c.check.kind != "answer_mentions")
 
 
 def _task(plan: list[PlanStep], rubric: list[Criterion], bindings: dict) -> Task:
@@ -143,8 +148,9 @@ def test_probe_records_mutation_counts_outside_the_content_id(batch) -> None:
         assert t.id == t.content_id()
     assert {"skip", "wrong_value"} <= kinds
     # Mutation testing changes what the probe records, never what a task is.
-    plain, _, _ = generate(TaskConfig(n=12, seed=5, mutation_test=False))
-    assert {t.index: t.id for t in plain} == {t.index: t.id for t in tasks if t.index < 12}
+    plain, _, _ = generate(TaskConfig(n=12, seed=5, mutation_test=False, require_all_mutants_killed=False))
+    gated = {t.index: t.id for t in tasks if t.index < 12}
+    assert gated and {i: t.id for t in plain if (i := t.index) in gated} == gated
     assert all("mutants" not in probe_detail(t) for t in plain)
 
 
@@ -158,36 +164,41 @@ def test_rewound_replays_match_fresh_environments(batch) -> None:
         run = execute(t.plan, env)
         final = env.state()
         killed = equivalent_n = 0
+        reference_answer = answer_of(t, run.bindings)
         for m in derive_mutants(t, CLASSES, run.bindings, seeded_pool(CLASSES, t.environment_services, t.seed)):
             fresh = build_env(t, CLASSES)
-            execute(m.plan, fresh, overrides=m.overrides)
+            mutant_run = execute(m.plan, fresh, overrides=m.overrides)
             after = fresh.state()
-            if equivalent(after, final):
+            answer = answer_of(t, mutant_run.bindings, m.report)
+            if equivalent(after, final) and answer == reference_answer:
                 equivalent_n += 1
                 continue
-            killed += not all(score(t.rubric, start, after))
+            killed += not all(score(t.rubric, start, after, answer))
         d = probe_detail(t)
         assert (killed, equivalent_n) == (d["killed"], d["equivalent"]), t.id
 
 
 def test_a_rubric_without_goals_lets_mutants_survive(batch) -> None:
     tasks, _, _ = batch
-    t = next(t for t in tasks if probe_detail(t)["mutants"])
-    weak = t.model_copy(update={"rubric": [c for c in t.rubric if c.kind == "negative"] + [
-        Criterion(id="cx", kind="goal", description="anything", check=Check(kind="services_unchanged", services=[]))]})
+    # Without its report criteria a task's rubric cannot tell a report with a value left out.
+    t = next(t for t in tasks if t.report)
+    weak = t.model_copy(update={"rubric": [c for c in t.rubric if c.check.kind != "answer_mentions"]})
     problems, detail = probe(weak, CLASSES)
     assert detail["killed"] < detail["mutants"]
+    assert any(s.startswith("report_omit:") for s in detail["survivors"])
     problems, _ = probe(weak, CLASSES, require_all_mutants_killed=True)
     assert any(p.startswith("mutant survives: ") for p in problems)
 
 
 def test_the_mutant_gate_rejects_tasks_with_survivors() -> None:
-    tasks, rejected, report = generate(TaskConfig(n=30, seed=5, require_all_mutants_killed=True))
+    tasks, rejected, report = generate(TaskConfig(n=30, seed=5))  # the gate is on by default
     assert all(not probe_detail(t)["survivors"] for t in tasks)
-    assert all(probe_detail(t)["killed"] == probe_detail(t)["mutants"] for t in tasks)
-    gated = [r for r in rejected if r.reason.startswith("mutant survives: ")]
-    assert gated  # today most tasks have a surviving wrong-value mutant
-    assert report.mutation_score in (None, 1.0)
+    assert all(probe_detail(t)["killed"] == probe_detail(t)["mutants"] >= 8 for t in tasks)
+    assert report.mutation_score == 1.0
+    assert len(tasks) >= 27, report.rejected_by_reason
+    off, _, report_off = generate(TaskConfig(n=30, seed=5, require_all_mutants_killed=False))
+    survivors = [t for t in off if probe_detail(t)["survivors"]]
+    assert {t.index for t in off} - {t.index for t in tasks} == {t.index for t in survivors}
     print(f"gate on: {len(tasks)} of 30 accepted; reasons {report.rejected_by_reason}")
 
 
@@ -222,7 +233,7 @@ def test_a_coherent_world_has_no_violations() -> None:
 
 def test_the_checker_finds_a_planted_violation_of_each_kind() -> None:
     w = _world()
-    w["crm"] = {"contacts": {"ct_1": {"id": "ct_1", "email": "rosa.khan@halcyon.io", "name": "Rosa Kahn"}}}
+    w["helpdesk"] = {"agents": {"agt_1": {"id": "agt_1", "email": "rosa.khan@halcyon.io", "name": "Rosa Kahn"}}}
     found = world_violations(w, "2026-01-05")
     assert violation_kinds(found) == {"email_name": 1}
     assert "rosa.khan@halcyon.io" in found[0] and "Rosa Kahn" in found[0]
@@ -283,10 +294,10 @@ def test_planted_records_are_checked_against_their_world() -> None:
 
     world = _world()
     names = email_names(world)
-    ok = {"crm": {"contacts": {"ct_9": {"id": "ct_9", "email": "rosa.khan@halcyon.io", "name": "Rosa Khan"}}}}
+    ok = {"helpdesk": {"agents": {"agt_9": {"id": "agt_9", "email": "rosa.khan@halcyon.io", "name": "Rosa Khan"}}}}
     assert added_violations(ok, "2026-01-05", names) == []
-    bad = {"crm": {"contacts": {"ct_9": {"id": "ct_9", "email": "rosa.khan@halcyon.io", "name": "ext-delta-media",
-                                         "updated_at": "2026-03-01T00:00:00Z"}}}}
+    bad = {"helpdesk": {"agents": {"agt_9": {"id": "agt_9", "email": "rosa.khan@halcyon.io", "name": "ext-delta-media",
+                                             "updated_at": "2026-03-01T00:00:00Z"}}}}
     assert violation_kinds(added_violations(bad, "2026-01-05", names)) == {"slug_name": 1, "future_timestamp": 1, "email_name": 1}
 
 

@@ -63,6 +63,7 @@ CREATE TABLE tools (
     input_schema_json   VARCHAR,           -- JSON schema of the arguments [json]
     output_schema_json  VARCHAR,           -- JSON schema of the result [json]
     semantic_types_json VARCHAR,           -- semantic type of each parameter and output field [json]
+    fidelity            VARCHAR,           -- faithful | structural | simulated: does the tool do what its spec says (fidelity checks)
     run_id              VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash         VARCHAR            -- content hash of the stage config that produced this row
 );
@@ -90,6 +91,8 @@ CREATE TABLE graph_edges (
     dst_service   VARCHAR NOT NULL,  -- consuming service
     dst_tool      VARCHAR,           -- consuming tool
     semantic_type VARCHAR NOT NULL,  -- semantic type of the value that flows
+    src_role      VARCHAR,           -- role of the value where it is produced (employee, customer_contact, deal_amount, ...; '' generic)
+    dst_role      VARCHAR,           -- role of the field that consumes it; the edge exists because the roles fit a hand-off
     run_id        VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash   VARCHAR            -- content hash of the stage config that produced this row
 );
@@ -128,6 +131,11 @@ CREATE TABLE tasks (
     n_criteria           BIGINT,            -- rubric criteria
     checks_json          VARCHAR,           -- final-state and no-collateral-damage checks [json]
     difficulty           BIGINT,            -- walk length
+    capabilities_json    VARCHAR,           -- capability labels the task realizes (list, from the documented set of 14) [json]
+    n_reference_calls    BIGINT,            -- tool calls the reference solution makes (branches not taken excluded)
+    n_report_items       BIGINT,            -- values the closing report must state
+    mutants              BIGINT,            -- non-equivalent mutants of the reference replayed in the probe
+    mutation_score       DOUBLE,            -- share of those mutants the rubric kills (1.0 under the default gate)
     task_json            VARCHAR,           -- the whole task record (plan, rubric, phases) [json]
     run_id               VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash          VARCHAR            -- content hash of the stage config that produced this row
@@ -144,6 +152,7 @@ CREATE TABLE rubric_criteria (
     description  VARCHAR,           -- what the criterion requires, in words
     weight       DOUBLE,            -- static weight, if any
     check_json   VARCHAR,           -- the executable check [json]
+    reads_answer BOOLEAN,           -- the check reads the agent's closing message (a report criterion)
     run_id       VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash  VARCHAR            -- content hash of the stage config that produced this row
 );
@@ -249,4 +258,72 @@ CREATE TABLE failures (
     resolved    BOOLEAN NOT NULL,  -- a later attempt succeeded
     run_id      VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
     config_hash VARCHAR            -- content hash of the stage config that produced this row
+);
+
+-- evaluations: held-out evaluations of an agent or checkpoint (run_id = evaluation_id)
+-- key: run_id, evaluation_id
+CREATE TABLE evaluations (
+    evaluation_id       VARCHAR NOT NULL,  -- eval- + content hash of what was evaluated, on which tasks and how
+    agent               VARCHAR,           -- agent label (kind, model and settings)
+    agent_kind          VARCHAR,           -- reference | perturbed | litellm | local
+    model               VARCHAR,           -- model string or spec, if any
+    checkpoint          VARCHAR,           -- checkpoint folder evaluated; NULL when the agent is no checkpoint
+    job_id              VARCHAR,           -- training_jobs.job_id that made the checkpoint; NULL if none
+    dataset_id          VARCHAR,           -- content id of the dataset split the checkpoint was trained on
+    data_revision       VARCHAR,           -- Hub revision of that dataset; NULL for a local folder
+    data_run_id         VARCHAR,           -- the warehouse run that dataset was built from
+    split               VARCHAR,           -- the task split evaluated (test: service sets held out of training)
+    discover_mode       VARCHAR,           -- direct | gateway
+    n_tasks             BIGINT,            -- tasks evaluated
+    group_size          BIGINT,            -- rollouts per task
+    seed                BIGINT,            -- rollout seed
+    success_rate        DOUBLE,            -- share of rollouts that passed every criterion
+    mean_partial_credit DOUBLE,            -- mean share of criteria passed
+    figures_json        VARCHAR,           -- every figure: rewards, per capability, per criterion kind, per service [json]
+    run_id              VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
+    config_hash         VARCHAR            -- content hash of the stage config that produced this row
+);
+
+-- evaluation_results: one row per rollout of an evaluation
+-- key: run_id, evaluation_id, task_id, rollout_index
+CREATE TABLE evaluation_results (
+    evaluation_id     VARCHAR NOT NULL,  -- evaluations.evaluation_id
+    task_id           VARCHAR NOT NULL,  -- tasks.task_id
+    rollout_index     BIGINT NOT NULL,   -- index within the task's group
+    success           BOOLEAN,           -- every criterion passed
+    partial_credit    DOUBLE,            -- share of criteria passed
+    n_steps           BIGINT,            -- tool calls made
+    failed_calls      BIGINT,            -- tool calls that returned an error
+    stop_reason       VARCHAR,           -- why the episode ended (answered, max_steps, context_full, ...)
+    last_message      VARCHAR,           -- the agent's last message (its closing answer, or what did not parse), to read
+    capabilities_json VARCHAR,           -- the task's capability labels (list; empty when unlabelled) [json]
+    criteria_json     VARCHAR,           -- per criterion: id, kind, service, passed [json]
+    run_id            VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
+    config_hash       VARCHAR            -- content hash of the stage config that produced this row
+);
+
+-- training_jobs: training jobs started by compoworld train (run_id = job_id)
+-- key: run_id, job_id
+CREATE TABLE training_jobs (
+    job_id            VARCHAR NOT NULL,  -- content id of the job spec (kind + hash)
+    kind              VARCHAR,           -- sft | grpo
+    model             VARCHAR,           -- the model it started from
+    status            VARCHAR,           -- completed | failed | started (not waited for)
+    dataset_id        VARCHAR,           -- content id of the dataset split it trained on
+    data_path         VARCHAR,           -- dataset folder or Hub repo
+    data_revision     VARCHAR,           -- Hub revision of the dataset; NULL for a local folder
+    data_run_id       VARCHAR,           -- the warehouse run the dataset was built from
+    data_split        VARCHAR,           -- the dataset split trained on
+    learning_rate     DOUBLE,            -- learning rate
+    max_steps         BIGINT,            -- optimizer steps asked for
+    losses_json       VARCHAR,           -- SFT: loss per step; GRPO: reward (and its std) per step [json]
+    loss_first        DOUBLE,            -- SFT loss at the first step
+    loss_last         DOUBLE,            -- SFT loss at the last step
+    seconds           DOUBLE,            -- wall time of the job
+    step_seconds_json VARCHAR,           -- wall time of each step [json]
+    model_dir         VARCHAR,           -- the trained checkpoint folder
+    error             VARCHAR,           -- the cause of a failure
+    spec_json         VARCHAR,           -- the whole job spec [json]
+    run_id            VARCHAR NOT NULL,  -- the run that wrote this row (added by Warehouse.write)
+    config_hash       VARCHAR            -- content hash of the stage config that produced this row
 );

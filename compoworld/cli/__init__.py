@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 from compoworld.errors import UserError, one_line
 
-AREAS = ["services", "synth", "tasks", "rollout", "pipeline", "warehouse", "datasets", "training"]
+AREAS = ["services", "synth", "tasks", "rollout", "pipeline", "warehouse", "datasets", "training", "eval"]
 DEBUG_ENV = "COMPOWORLD_DEBUG"
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 1

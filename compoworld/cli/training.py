@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from compoworld.cli._common import print_json
+from compoworld.cli._common import print_json, warehouse
 from compoworld.errors import UserError
 
 
@@ -68,6 +68,15 @@ def _hyperparameters(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
 
 
+def _job_warehouse(args: argparse.Namespace) -> Any:
+    """The warehouse the job's `training_jobs` row goes to: `--warehouse` (made if missing, checked before the
+    job starts), else the default one when it exists (none is made just for a job row); None: not recorded."""
+    wh = warehouse(args)
+    if args.warehouse is not None:
+        return wh.create()
+    return wh if wh.data_dir.is_dir() else None
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
@@ -100,12 +109,19 @@ def cmd_train(args: argparse.Namespace) -> int:
         out: dict[str, Any] = {"job_id": spec.job_id, "spec": str(path), "command": shell_command(spec)}
         print_json(out) if args.json else print(f"job {spec.job_id}\n  spec: {path}\n  command: {out['command']}")
         return 0
+    wh = _job_warehouse(args)
     if not args.json:
         print(f"job {spec.job_id} ({kind}, model {spec.model}, {spec.launch.launcher}): {spec.job_dir}", flush=True)
     try:
         out = launch(spec, wait=not args.no_wait and spec.launch.launcher == "local")  # Prefect tracks its own runs
     except LaunchError as exc:
         raise UserError(str(exc)) from None
+    if wh is not None:
+        from compoworld.training.launcher import job_row
+        from compoworld.warehouse import write_training_job
+
+        write_training_job(wh, job_row(spec, out))
+        out["warehouse"] = str(wh.root)
     if args.json:
         print_json(out)
         return 0 if out.get("returncode", 0) == 0 else 1
@@ -125,6 +141,8 @@ def cmd_train(args: argparse.Namespace) -> int:
             print(f"step {s['step']}: reward {s['reward']:.4f} (std {s['reward_std']:.4f}), "
                   f"tool calls/rollout {s.get('tools/call_frequency', 0):.2f}, {s.get('step_time', 0):.1f} s")
     print(f"step seconds: {result['step_seconds']}; model: {result['model_dir']}")
+    if wh is not None:
+        print(f"recorded as training_jobs row {spec.job_id} in {wh.root}")
     return 0
 
 
@@ -167,6 +185,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="where the job runs (default: $COMPOWORLD_TRAIN_LAUNCHER, else local)")
         p.add_argument("--deployment", help="Prefect deployment FLOW/NAME (launcher prefect; or $COMPOWORLD_TRAIN_DEPLOYMENT)")
         p.add_argument("--work-pool", dest="work_pool", help="the GPU work pool the deployment runs on (recorded in the spec)")
+        p.add_argument("--warehouse", help="record the job in this warehouse's training_jobs table "
+                       "(default: $COMPOWORLD_WAREHOUSE or ./warehouse, when it exists)")
         p.add_argument("--dry-run", action="store_true", help="write the job spec and print the command; do not run")
         p.add_argument("--no-wait", action="store_true", help="start a local job and return (Prefect runs never wait)")
         p.add_argument("--json", action="store_true")

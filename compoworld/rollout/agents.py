@@ -19,7 +19,8 @@ from compoworld.rollout.trajectory import Episode
 from compoworld.services.environment import SEP, DiscoverMode, Observation
 from compoworld.services.registry import get_service
 from compoworld.tasks.model import PlanStep, Task
-from compoworld.tasks.solution import pick, resolve
+from compoworld.tasks.report import closing_text
+from compoworld.tasks.solution import applies, pick, report_value, resolve
 
 TurnKwargs = Callable[[int, list[dict[str, Any]]], dict[str, Any]]
 
@@ -43,12 +44,37 @@ def _reasoning(step: PlanStep) -> str:
     return f"Next I'll call {step.tool.split('__', 1)[-1].replace('_', ' ')} in {service}."
 
 
-def _summary(done: list[PlanStep]) -> str:
-    writes = [s for s in done if s.purpose != "lookup"]
+def _summary(task: Task, done: list[PlanStep], left: list[PlanStep], bindings: Mapping[str, Any]) -> str:
+    """The closing message: what was changed and with which values, what was deliberately left
+    alone (the records whose branch the values ruled out), and the values the request asked to be
+    reported, read from what the agent itself found."""
+    rng = random.Random(f"summary/{task.id}")
+    writes = [s for s in done if s.purpose != "lookup" and not s.expect_error]
     if not writes:
-        return "I looked everything up, but there was nothing I could change."
-    parts = [f"{s.tool.split('__', 1)[-1].replace('_', ' ')} in {s.service}" for s in writes]
-    return "Done. Changes made: " + "; ".join(parts) + "."
+        text = "I looked everything up, but there was nothing I could change."
+    else:
+        parts = [f"{_act(s)} ({_values(s, bindings)})" if _values(s, bindings) else _act(s) for s in writes]
+        text = rng.choice(["Done. What I changed: ", "All set. Changes made: ", "Finished; here is what I did: "]) + "; ".join(parts) + "."
+    untouched = sorted({str(v) for s in left for v in resolve(s.arguments, bindings).values()
+                        if isinstance(v, str) and "_" in v and v not in str([resolve(w.arguments, bindings) for w in writes])})
+    if untouched:
+        names = ", ".join(untouched)
+        text += rng.choice([f" I deliberately left {names} as they were: the conditions you gave rule them out.",
+                            f" {names} did not meet the conditions, so I did not touch them."])
+    if task.report:
+        text += "\n\n" + closing_text(task.report, [report_value(it, bindings) for it in task.report], rng)
+    return text
+
+
+def _act(step: PlanStep) -> str:
+    return f"{step.tool.split('__', 1)[-1].replace('_', ' ')} in {step.service}"
+
+
+def _values(step: PlanStep, bindings: Mapping[str, Any]) -> str:
+    """The values a write sent, as a person lists them (record ids and short scalars)."""
+    args = resolve(step.arguments, bindings)
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in args.items()
+                     if isinstance(v, (str, int, float)) and not isinstance(v, bool) and len(str(v)) <= 60)
 
 
 def _read(content: str) -> Any:
@@ -151,18 +177,23 @@ class GatewayCalls:
         return self.episode.call("call_tool", {"tool_name": tool, "arguments": arguments}, reasoning)
 
 
-def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> None:
+def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[int]:
     """Follow the plan like an agent: resolve each call from values read out of earlier tool results."""
     calls = GatewayCalls(episode) if episode.discover_mode == "gateway" else DirectCalls(episode)
     slips = mistakes.slips or {}
     bindings: dict[str, Any] = {}
     done: list[PlanStep] = []
+    left: list[PlanStep] = []
+    played: set[int] = set()  # plan steps that made a call (a branch its values ruled out makes none)
     for i, step in enumerate(task.plan):
         if mistakes.give_up_after is not None and i >= mistakes.give_up_after:
             episode.answer("I think that covers the request.")  # gives up, believing it is done
-            return
+            return played
         kind = mistakes.per_step.get(i)
         if kind == "skip":
+            continue
+        if not applies(step, bindings):  # a branch the values found so far rule out
+            left.append(step)
             continue
         obs = calls.call(step.tool, resolve(step.arguments, bindings), _reasoning(step), slips.get(i))
         data = _read(obs.content) if obs.ok else None
@@ -174,9 +205,11 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> None:
             else:
                 bindings[ex.var] = None
         done.append(step)
+        played.add(i)
         if kind == "extra_write":
             calls.call(step.tool, resolve(step.arguments, bindings), "Let me make sure that went through; I'll send it again.")
-    episode.answer(_summary(done))
+    episode.answer(_summary(task, done, left, bindings))
+    return played
 
 
 class ReferenceTeacher:
@@ -246,7 +279,7 @@ class PerturbedPolicy:
         for i, step in enumerate(task.plan):
             if give_up is not None and i >= give_up:
                 break
-            if per_step.get(i) == "skip":
+            if per_step.get(i) == "skip" or not applies(step, task.bindings):  # a branch not taken makes no call
                 continue
             first_use = step.tool not in used
             used.add(step.tool)
@@ -265,7 +298,9 @@ class PerturbedPolicy:
 
     def run(self, task: Task, episode: Episode, seed: int, rollout_index: int) -> None:
         m = self.mistakes(task, seed, rollout_index, episode.discover_mode)
-        play(task, episode, m)
+        played = play(task, episode, m)
+        if m.slips:  # a slip on a step whose branch this run's values ruled out never happened
+            m = Mistakes(m.p, m.per_step, m.stale, m.give_up_after, {i: sl for i, sl in m.slips.items() if i in played})
         episode.meta = m.describe()
 
 

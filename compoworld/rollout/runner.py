@@ -44,6 +44,14 @@ def _catalog_digest(offered: Environment | Gateway) -> str:
     return digest
 
 
+def final_message(messages: Sequence[dict[str, Any]]) -> str:
+    """The agent's closing text: the last assistant message's content (what report criteria read)."""
+    for m in reversed(messages):
+        if m.get("role") == "assistant":
+            return m.get("content") or ""
+    return ""
+
+
 def rollout(task: Task, agent: Agent, classes: Classes | None = None, seed: int = 0, rollout_index: int = 0,
             group: int = 0, discover_mode: DiscoverMode = "direct") -> Trajectory:
     """One episode on a fresh environment in the task's initial state, scored against that state.
@@ -57,7 +65,7 @@ def rollout(task: Task, agent: Agent, classes: Classes | None = None, seed: int 
     t0 = time.perf_counter()
     agent.run(task, episode, seed, rollout_index)
     elapsed = time.perf_counter() - t0
-    passed = score(task.rubric, start, env.state())
+    passed = score(task.rubric, start, env.state(), final_message(episode.messages))
     criteria = [CriterionResult(criterion_id=c.id, kind=c.kind, service=c.check.service, passed=ok)
                 for c, ok in zip(task.rubric, passed)]
     traj = Trajectory(

@@ -140,18 +140,26 @@ def world(seed: int, scale: float = 1.0) -> World:
         tld = {"US": "com", "CA": "ca", "GB": "co.uk", "DE": "de", "FR": "fr"}.get(country, "com")
         companies.append(Company(name, f"{_slug(name)[:18]}.{tld}", rng.choice(INDUSTRIES), city, country))
     contacts = []
+    addresses: set[str] = set()
     for co in companies:
         for _ in range(rng.randint(2, 3)):
             first, last = rng.choice(FIRST), rng.choice(LAST)
+            email = f"{first[0].lower()}{last.lower()}@{co.domain}"
+            if email in addresses:  # one address, one person: Aisha and Arjun Smith are not both asmith@
+                email = f"{first.lower()}.{last.lower()}@{co.domain}"
+            addresses.add(email)
             contacts.append(
-                Person(first, last, f"{first[0].lower()}{last.lower()}@{co.domain}", _phone(rng), co.name,
+                Person(first, last, email, _phone(rng), co.name,
                        rng.choice(["CFO", "COO", "Head of IT", "Procurement Lead", "VP Operations", "Office Manager"]))
             )
-    vendors = []
+    vendors: list[Company] = []
     for i in range(max(6, int(10 * scale))):
         name = f"{rng.choice(COMPANY_A)} {rng.choice(['Supplies', 'Print', 'Cloud', 'Catering', 'Travel', 'Hardware'])} {SUFFIX[i % len(SUFFIX)]}"
         city, country = rng.choice(CITIES)
-        vendors.append(Company(name, f"{_slug(name)[:16]}.com", "vendor", city, country))
+        domain = f"{_slug(name)[:16]}.com"
+        if any(v.domain == domain for v in vendors):  # one domain, one vendor (names differ only by the suffix)
+            continue
+        vendors.append(Company(name, domain, "vendor", city, country))
     return World(seed, tuple(employees), tuple(companies), tuple(contacts), tuple(vendors))
 
 

@@ -2,9 +2,10 @@
 without hand-writing them. Two policies over the same state, for two purposes:
 
 - `sample_arguments` (task design, exploration, benchmarks): plausible calls. Ids come from the table
-  whose entity the parameter's semantic type names, emails and names from existing records (the
-  tool's own service first), dates lie ahead of the clock and an end follows its start; optional
-  parameters are passed at random.
+  whose entity the parameter's semantic type names, emails and names from existing records of the
+  parameter's role (`owner_email` an employee's; `compoworld.services.cast`) and the tool's own
+  service first, dates lie ahead of the clock and an end follows its start; optional parameters are
+  passed at random.
 - `schema_arguments` (verification): arguments the input schema accepts exactly. Ids and field
   values of the state first, each checked against its subschema, then conforming samples.
 
@@ -20,11 +21,14 @@ from functools import lru_cache
 from typing import Any
 
 from compoworld.canonical import format_date, format_timestamp
+from compoworld.services.cast import PERSON_SEMS, record_role, role_of
 from compoworld.services.environment import Environment
 from compoworld.services.json_schema import fits, main_type, sample
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
 
+# Types whose values are drawn by role too: whose person, which company (a vendor, a customer).
+ROLE_SEMS = PERSON_SEMS | {"company_name"}
 # Types whose values must be fresh to be useful (a new title), not copied from existing records.
 FRESH = {"title", "text", "query", "json"}
 END_WORDS = ("end", "until", "to_date", "finish", "due", "check_out", "return")
@@ -41,9 +45,12 @@ def values_by_semantics(env: Environment) -> dict[str, list[Any]]:
 
 
 def service_values(svc: Service) -> dict[str, list[Any]]:
-    field_sems = _field_semantics(type(svc))
+    """Values of one service's state by semantic type (`email`, `crm:email`); people's and companies'
+    values also by role (`email@employee`, `crm:email@customer_contact`, `company_name@vendor`), so a
+    parameter gets a person or company of its role."""
+    field_sems = field_semantics(type(svc))
     pool: dict[str, list[Any]] = {}
-    for table in svc.db.values():
+    for coll, table in svc.db.items():
         pool.setdefault(f"{svc.name}.{table.entity}_id", []).extend(list(table.rows)[:50])
         for row in list(table.rows.values())[:50]:
             for key, value in row.items():
@@ -51,11 +58,16 @@ def service_values(svc: Service) -> dict[str, list[Any]]:
                 if sem and isinstance(value, (str, int, float)) and not isinstance(value, bool):
                     pool.setdefault(sem, []).append(value)
                     pool.setdefault(f"{svc.name}:{sem}", []).append(value)
+                    role = record_role(role_of(type(svc), coll, key, sem), row) if sem in ROLE_SEMS else ""
+                    if role:
+                        pool.setdefault(f"{sem}@{role}", []).append(value)
+                        pool.setdefault(f"{svc.name}:{sem}@{role}", []).append(value)
     return pool
 
 
 @lru_cache(maxsize=4096)
-def _field_semantics(cls: type[Service]) -> dict[str, str]:
+def field_semantics(cls: type[Service]) -> dict[str, str]:
+    """Record field name -> semantic type, from the service's tool output schemas."""
     field_sems: dict[str, str] = {}
     for spec in cls.tool_specs().values():
         for path, sem in spec.output_semantics.items():
@@ -98,7 +110,11 @@ class _Sampler:
         if sem in ("date", "datetime") and kind in (None, "string"):
             return self.when(sem, name)
         if sem and sem not in FRESH and kind not in ("array", "object"):
-            values = self.pool.get(f"{self.service}:{sem}") or self.pool.get(sem)
+            role = role_of(None, "", name, sem) if sem in ROLE_SEMS else ""
+            values = None
+            if role and role != "correspondent":  # an assignee is an employee, a customer's email a customer's
+                values = self.pool.get(f"{self.service}:{sem}@{role}") or self.pool.get(f"{sem}@{role}")
+            values = values or self.pool.get(f"{self.service}:{sem}") or self.pool.get(sem)
             if values:
                 return self.rng.choice(values)
         if kind == "integer":

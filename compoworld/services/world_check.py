@@ -17,15 +17,27 @@ kind (`kind: where: what`):
 - `slug_name`: a person name that looks like a slug: starts with `#`, or is lowercase words joined
   by `-` or `_` (`rosa-khan`, `#general`). Person names are the `*_name` fields of email/name pairs
   above and the `name` of records that also carry an `email`.
+- `role_conflict`: an email that plays two person roles (`compoworld.services.cast`): an employee in
+  one field and a vendor's contact, a customer contact or a candidate in another (a vendor's contact
+  email that is a chat user, an expense report filed by a customer). One line per email.
+- `role_domain`: an address whose domain belongs to another role: an employee field (assignee,
+  owner, approver, ...) holding an address outside our domain or at a vendor's domain, an external
+  contact's field holding one of ours (a helpdesk assignee at a vendor, a vendor contact at ours).
+  Vendors' domains are those of the vendor-contact fields of the same state. One line per field.
 
-Services know nothing of tasks: the checker reads field names and values only.
+Services know nothing of tasks: the checker reads field names and values, and the roles the library
+services give their fields.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Iterator, Mapping
+
+from compoworld.services.cast import EXTERNAL, record_role, role_of
+from compoworld.services.fake import OUR_DOMAIN
 
 PAST_EXACT = {"at"}
 FUTURE_FIELDS = {"scheduled_at", "due_at", "starts_at", "ends_at", "expires_at", "start_at", "end_at", "remind_at",
@@ -72,9 +84,66 @@ def is_slug(name: str) -> bool:
     return bool(_SLUG.match(name.strip()))
 
 
+@lru_cache(maxsize=256)
+def _email_roles(service: str, collection: str) -> dict[str, str]:
+    """Email field -> person role, for a collection of a library service (none for other services:
+    the checker reads roles where the service's fields are known)."""
+    from compoworld.services.registry import library_services
+    from compoworld.services.sampling import field_semantics
+
+    cls = library_services().get(service)
+    sems = field_semantics(cls) if cls is not None else {}
+    spec = cls.tables.get(collection) if cls is not None else None
+    fields = list(getattr(spec.record, "__annotations__", {})) if spec is not None else []
+    out = {}
+    for f in fields:
+        if sems.get(f, "email" if f.endswith("email") else "") == "email":
+            role = role_of(cls, collection, f, "email")
+            if role:
+                out[f] = role
+    return out
+
+
+def role_violations(state_by_service: Mapping[str, Any]) -> list[str]:
+    """`role_conflict` and `role_domain` violations (see the module docstring)."""
+    seen: list[tuple[str, str, str]] = []  # (email, role, where)
+    for svc in sorted(state_by_service):
+        for coll, rows in sorted(state_by_service[svc].items()):
+            if not isinstance(rows, Mapping):
+                continue
+            roles = _email_roles(svc, coll)
+            if not roles:
+                continue
+            for rid, rec in rows.items():
+                if not isinstance(rec, Mapping):
+                    continue
+                for f, role in roles.items():
+                    email = rec.get(f)
+                    if isinstance(email, str) and "@" in email:
+                        seen.append((email.strip().lower(), record_role(role, rec), f"{svc}.{coll}.{rid}.{f}"))
+    vendor_domains = {e.rsplit("@", 1)[1] for e, r, _ in seen if r == "vendor_contact"} - {OUR_DOMAIN}
+    out: list[str] = []
+    by_email: dict[str, dict[str, str]] = {}
+    for email, role, where in seen:
+        domain = email.rsplit("@", 1)[1]
+        if role in ("employee", *EXTERNAL):
+            by_email.setdefault(email, {}).setdefault(role, where)
+        if role == "employee" and domain != OUR_DOMAIN:
+            out.append(f"role_domain: {where}: employee field holds {email}"
+                       + (" (a vendor's address)" if domain in vendor_domains else " (not our domain)"))
+        elif role in EXTERNAL and domain == OUR_DOMAIN:
+            out.append(f"role_domain: {where}: {role} field holds our address {email}")
+        elif role in ("customer_contact", "candidate") and domain in vendor_domains:
+            out.append(f"role_domain: {where}: {role} field holds a vendor's address {email}")
+    for email, roles in sorted(by_email.items()):
+        if len(roles) > 1:
+            out.append(f"role_conflict: {email}: " + "; ".join(f"{r} in {w}" for r, w in sorted(roles.items())))
+    return out
+
+
 def world_violations(state_by_service: Mapping[str, Any], today: str) -> list[str]:
     """Every violation of the cross-service invariants in a world's state (see the module docstring)."""
-    out: list[str] = []
+    out: list[str] = role_violations(state_by_service)
     names: dict[str, dict[str, list[str]]] = {}  # email -> name (lowercased) -> where
     shown: dict[str, str] = {}
     for svc in sorted(state_by_service):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import threading
 
 from compoworld.config import PipelineConfig
-from compoworld.services.registry import all_services
 from compoworld.stages.base import Batch, BatchOutput, RunContext, Stage, index_ranges
+from compoworld.stages.graph import task_services
 from compoworld.stages.items import TaskIndex, range_part
 from compoworld.tasks.factory import Factory, TaskConfig
 from compoworld.tasks.records import graph_id, graph_rows, walk_rows
@@ -19,11 +19,10 @@ _local = threading.local()  # a Factory builds the graph and service sets once; 
 
 
 def factory(cfg: PipelineConfig) -> Factory:
-    key = (cfg.seed, cfg.tasks, cfg.services_from)
-    built: dict[tuple[int, int, str], Factory] = _local.__dict__.setdefault("factories", {})
+    key = (cfg.seed, cfg.tasks, cfg.services_from, cfg.tool_fidelity)
+    built: dict[tuple[int, int, str, str], Factory] = _local.__dict__.setdefault("factories", {})
     if key not in built:
-        built[key] = Factory(TaskConfig(n=cfg.tasks, seed=cfg.seed, services_from=cfg.services_from),
-                             all_services(cfg.services_from))
+        built[key] = Factory(TaskConfig(n=cfg.tasks, seed=cfg.seed, services_from=cfg.services_from), task_services(cfg))
     return built[key]
 
 

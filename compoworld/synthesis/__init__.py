@@ -1,8 +1,9 @@
 """Synthesis: MCP specifications -> executable, verified services.
 
 `run_synth` (pipeline.py) loads specs (loader.py), infers what each tool does (infer.py), builds a
-`Service` class from the plan (compiler.py, runtime.py), verifies every service (verify.py) and
-writes the cache that `load_compiled` (cache.py) reads. Importing this package registers the
+`Service` class from the plan (compiler.py, runtime.py), verifies every service (verify.py), checks
+each tool against its specification (fidelity.py: a tool that fails is recompiled as a world-model
+tool) and writes the cache that `load_compiled` (cache.py) reads. Importing this package registers the
 "compiled" origin with the service registry. Imports are lazy so that loading the cache does not pull
 in the compiler's dependencies.
 """

@@ -23,7 +23,7 @@ from compoworld.canonical import short_hash
 from compoworld.services.service import Service
 from compoworld.synthesis.plan import ServicePlan
 
-FORMAT = 2
+FORMAT = 3  # 3: each tool's fidelity level in the index
 
 
 class CacheEntry(BaseModel):
@@ -54,6 +54,7 @@ def save(entries: list[CacheEntry], report_json: bytes | None = None, directory:
         index.append({"name": e.plan.name, "version": e.plan.version, "domain": e.plan.domain, "description": e.plan.description,
                       "title": e.plan.title, "source_id": e.plan.source_id, "forks": e.plan.forks, "n_tools": len(e.plan.tools),
                       "n_world_model": sum(t.op == "world_model" for t in e.plan.tools), "verified": e.verified,
+                      "fidelity": {t.name: t.fidelity for t in e.plan.tools},
                       "synthesis": e.synthesis, "code_file": e.code_file, "offset": offset, "length": len(blob)})
         chunks.append(blob + b"\n")
         offset += len(blob) + 1
@@ -109,6 +110,45 @@ def load_compiled(verified_only: bool = False, directory: Path | None = None) ->
     _memo.clear()
     _memo[key] = out
     return dict(out)
+
+
+def at_fidelity(classes: dict[str, type[Service]], levels: set[str]) -> dict[str, type[Service]]:
+    """The services of `classes` with only their tools at one of `levels` (compiled services; others
+    pass unchanged). A compiled service left with no tool is dropped; a cached one still parses its
+    plan only when first used."""
+    from compoworld.synthesis.compiler import build_service, lazy_service
+
+    out: dict[str, type[Service]] = {}
+    for name, cls in classes.items():
+        meta = cls.__dict__.get("_meta")
+        if getattr(cls, "origin", "") != "compiled" or getattr(cls, "synthesis", "") != "compiler":
+            out[name] = cls
+            continue
+        levels_by_tool = meta.get("fidelity") if meta is not None else {t.name: t.fidelity for t in cls.plan.tools}
+        keep = {t for t, level in (levels_by_tool or {}).items() if level in levels}
+        if not keep:
+            continue
+        if len(keep) == len(levels_by_tool or {}):
+            out[name] = cls
+        elif meta is not None:
+            loader = cls.__dict__["_plan_loader"]
+            kept = {t: levels_by_tool[t] for t in keep}
+            out[name] = lazy_service({**meta, "n_tools": len(keep), "fidelity": kept,
+                                      "n_world_model": sum(level == "simulated" for level in kept.values())}, _kept(loader, keep))
+        else:
+            out[name] = build_service(_keep_tools(cls.plan, keep), verified=cls.verified)
+    return out
+
+
+def _keep_tools(plan: ServicePlan, keep: set[str]) -> ServicePlan:
+    return plan.model_copy(update={"tools": [t for t in plan.tools if t.name in keep]})
+
+
+def _kept(loader: Any, keep: set[str]) -> Any:
+    def read() -> ServicePlan:
+        return _keep_tools(loader(), keep)
+
+    return read
 
 
 def _plan_reader(blob: Path, offset: int, length: int) -> Any:

@@ -15,8 +15,11 @@ from typing_extensions import Required, TypedDict
 from compoworld.services.json_schema import json_types
 from compoworld.services.service import Collection
 from compoworld.synthesis.loader import ServerSpec
-from compoworld.synthesis.plan import EntityPlan, ServicePlan
+from compoworld.synthesis.naming import sha1_tag
+from compoworld.synthesis.plan import EntityPlan, ParamPlan, ServicePlan
 from compoworld.synthesis.runtime import CompiledService, make_method, tool_spec
+from compoworld.synthesis.shapes import SIMULATION_FIELDS
+from compoworld.synthesis.world_model import output_shape
 
 _PLAN_ATTRS = ("plan", "_tools", "_ents", "tables", "_specs")
 
@@ -91,6 +94,22 @@ def lazy_service(meta: dict[str, Any], loader: Callable[[], ServicePlan]) -> typ
     for attr in _PLAN_ATTRS:
         type.__setattr__(cls, attr, _LazyPlan(attr))
     return cls
+
+
+def as_world_model(plan: ServicePlan, tools: set[str]) -> ServicePlan:
+    """`plan` with `tools` served by the world model: what a tool that failed its fidelity checks
+    becomes, rather than a deterministic tool that pretends."""
+    out = plan.model_copy(deep=True)
+    for t in out.tools:
+        if t.name in tools and t.op != "world_model":
+            t.op, t.collection, t.compute, t.target_status, t.many = "world_model", None, None, None, False
+            t.params = [ParamPlan(name=p.name, role="arg") for p in t.params]
+            t.read_only, t.destructive, t.idempotent = False, False, True
+            t.output_schema = output_shape(t)
+    if not any(e.collection == "simulations" for e in out.entities):
+        out.entities.append(EntityPlan(collection="simulations", entity="simulation", prefix="sim", fields=list(SIMULATION_FIELDS), size=0))
+    out.version = "1." + sha1_tag(out.model_copy(update={"version": "1.0"}).model_dump_json(), 10)
+    return out
 
 
 def compile_server(server: ServerSpec, name: str) -> tuple[ServicePlan, type[CompiledService]]:

@@ -14,8 +14,9 @@ import re
 import statistics
 import urllib.parse
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from compoworld.canonical import TIMESTAMP_FORMAT
 from compoworld.services.tool import ToolError
@@ -68,10 +69,12 @@ class Call:
         return ""
 
     def named(self, *names: str) -> Any:
-        low = {p.lower().replace("-", "_"): p for p in self.order}
+        # `sourceTimezone`, `source_timezone` and `fromTZ`/`from_tz` are the same parameter
+        low = {re.sub(r"[^a-z0-9]", "", p.lower()): p for p in self.order}
         for n in names:
-            if n in low and low[n] in self.args:
-                return self.args[low[n]]
+            key = low.get(n.replace("_", ""))
+            if key is not None and key in self.args:
+                return self.args[key]
         return None
 
 
@@ -230,9 +233,20 @@ _TZ = {"utc": 0, "gmt": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "
        "asia/seoul": 9, "australia/sydney": 10, "pacific/auckland": 12}
 
 
-def _tz_offset(name: Any) -> tuple[str, float]:
+# Every IANA zone the system knows, by lower-case name (zone names are case-sensitive files).
+_ZONES = {z.lower(): z for z in available_timezones()} | {"utc": "UTC", "gmt": "GMT"}
+
+
+def _tz_offset(name: Any, at: datetime | None = None) -> tuple[str, float]:
+    """A zone's name and its UTC offset in hours at the naive UTC time `at` (daylight saving
+    included): IANA names through `zoneinfo`, abbreviations and fixed offsets from the table."""
     if not isinstance(name, str) or not name.strip():
         return "UTC", 0
+    zone = _zone(name.strip())
+    if zone is not None:
+        when = (at or datetime(2024, 1, 1)).replace(tzinfo=timezone.utc)
+        off = when.astimezone(zone).utcoffset()
+        return name, (off.total_seconds() / 3600) if off is not None else 0
     key = name.strip().lower().replace(" ", "_")
     if key in _TZ:
         return name, _TZ[key]
@@ -243,12 +257,25 @@ def _tz_offset(name: Any) -> tuple[str, float]:
     raise ToolError(f"unknown time zone {name!r}; use an IANA name like 'Europe/Berlin' or an offset like '+02:00'")
 
 
+def _zone(name: str) -> ZoneInfo | None:
+    """The IANA zone called `name` (any capitalisation), or None."""
+    if "/" not in name and name.upper() not in ("UTC", "GMT"):
+        return None
+    canonical = _ZONES.get(name.lower())
+    if canonical is None:
+        return None
+    try:
+        return ZoneInfo(canonical)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
 def _clock(c: Call) -> datetime:
     return datetime.strptime(c.svc.now(), TIMESTAMP_FORMAT)  # naive, like the times computations parse
 
 
 def _now(c: Call) -> dict[str, Any]:
-    tzname, off = _tz_offset(c.named("timezone", "tz", "time_zone", "zone", "timezone_name"))
+    tzname, off = _tz_offset(c.named("timezone", "tz", "time_zone", "zone", "timezone_name"), _clock(c))
     t = _clock(c) + timedelta(hours=off)
     return {"datetime": t.strftime("%Y-%m-%dT%H:%M:%S"), "date": t.date().isoformat(), "time": t.strftime("%H:%M:%S"),
             "timezone": tzname, "utc_offset_hours": off, "weekday": t.strftime("%A"),
@@ -277,10 +304,15 @@ def _parse_dt(v: Any, c: Call) -> datetime:
 
 
 def _convert_tz(c: Call) -> dict[str, Any]:
-    src_name, src = _tz_offset(c.named("source_timezone", "from_timezone", "from_tz", "source_tz", "from", "source", "timezone"))
-    dst_name, dst = _tz_offset(c.named("target_timezone", "to_timezone", "to_tz", "target_tz", "to", "target", "destination_timezone"))
+    src_arg = c.named("source_timezone", "from_timezone", "from_tz", "source_tz", "from", "source", "timezone")
+    dst_arg = c.named("target_timezone", "to_timezone", "to_tz", "target_tz", "to", "target", "destination_timezone")
     t = _parse_dt(c.named("time", "datetime", "date_time", "timestamp", "date", "source_time"), c)
-    out = t + timedelta(hours=dst - src)
+    # the given time is local to the source zone: find its UTC instant (the offset depends on the date)
+    src_name, src = _tz_offset(src_arg, t)
+    src_name, src = _tz_offset(src_arg, t - timedelta(hours=src))
+    utc = t - timedelta(hours=src)
+    dst_name, dst = _tz_offset(dst_arg, utc)
+    out = utc + timedelta(hours=dst)
     return {"source_time": t.strftime("%Y-%m-%dT%H:%M:%S"), "source_timezone": src_name, "target_timezone": dst_name,
             "converted_time": out.strftime("%Y-%m-%dT%H:%M:%S"), "offset_hours": dst - src}
 
@@ -460,12 +492,17 @@ _UNITS: dict[str, tuple[str, float]] = {
     "hr": ("time", 3600), "hour": ("time", 3600), "day": ("time", 86400), "week": ("time", 604800),
     "b": ("data", 1), "byte": ("data", 1), "kb": ("data", 1e3), "mb": ("data", 1e6), "gb": ("data", 1e9), "tb": ("data", 1e12),
     "kib": ("data", 1024), "mib": ("data", 1024**2), "gib": ("data", 1024**3),
+    "cup": ("volume", 0.2365882365), "tbsp": ("volume", 0.01478676478125), "tablespoon": ("volume", 0.01478676478125),
+    "tsp": ("volume", 0.00492892159375), "teaspoon": ("volume", 0.00492892159375), "fl_oz": ("volume", 0.0295735295625),
+    "floz": ("volume", 0.0295735295625), "fluid_ounce": ("volume", 0.0295735295625), "pint": ("volume", 0.473176473),
+    "pt": ("volume", 0.473176473), "quart": ("volume", 0.946352946), "qt": ("volume", 0.946352946), "milliliter": ("volume", 0.001),
+    "millilitre": ("volume", 0.001), "cl": ("volume", 0.01), "dl": ("volume", 0.1), "m3": ("volume", 1000),
     "c": ("temp", 0), "celsius": ("temp", 0), "f": ("temp", 0), "fahrenheit": ("temp", 0), "k": ("temp", 0), "kelvin": ("temp", 0),
 }
 
 
 def _unit(u: Any) -> str:
-    s = str(u or "").strip().lower().rstrip(".")
+    s = re.sub(r"[\s-]+", "_", str(u or "").strip().lower().rstrip("."))
     if s in _UNITS:
         return s
     if s.endswith("s") and s[:-1] in _UNITS:
@@ -518,6 +555,17 @@ def _currency(c: Call) -> dict[str, Any]:
     seed = c.svc.ctx.seed
     rate = fx_rate(seed, src) / fx_rate(seed, dst)
     return {"amount": amount, "from_currency": src, "to_currency": dst, "rate": round(rate, 6), "converted": round(amount * rate, 4)}
+
+
+def _statistics(c: Call) -> dict[str, Any]:
+    xs = c.numbers()
+    if not xs:
+        raise ToolError("give a list of numbers")
+    one = len(xs) < 2
+    return {"count": len(xs), "sum": _num(math.fsum(xs)), "mean": _num(statistics.fmean(xs)), "median": _num(statistics.median(xs)),
+            "mode": _num(statistics.mode(xs)), "min": min(xs), "max": max(xs),
+            "stdev": 0.0 if one else _num(statistics.stdev(xs)), "variance": 0.0 if one else _num(statistics.variance(xs)),
+            "pstdev": _num(statistics.pstdev(xs))}
 
 
 def _echo(c: Call) -> dict[str, Any]:
@@ -665,6 +713,7 @@ COMPUTATIONS: dict[str, Computation] = {
     "regex": Computation("regex", _obj(pattern=STR, matches={"type": "array", "items": STR}, count=INT, matched=BOOL), _regex),
     "unit_convert": Computation("unit_convert", _obj(value=R, from_unit=STR, to_unit=STR, result=R), _unit_convert),
     "currency_convert": Computation("currency_convert", _obj(amount=R, from_currency=STR, to_currency=STR, rate=R, converted=R), _currency),
+    "statistics": Computation("statistics", _obj(count=INT, sum=R, mean=R, median=R, mode=R, min=R, max=R, stdev=R, variance=R, pstdev=R), _statistics),
     "echo": Computation("echo", _obj(echo=STR), _echo),
     "ping": Computation("ping", _obj(ok=BOOL, message=STR, at=STR), _ping),
     "distance": Computation("distance", _obj(kilometers=R, miles=R), _distance),
@@ -678,9 +727,11 @@ COMPUTATIONS: dict[str, Computation] = {
 }
 
 
-def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None], required: set[str]) -> str | None:
+def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None], required: set[str],
+              numeric_arrays: frozenset[str] = frozenset()) -> str | None:
     """The computation a tool performs, from the words of its name and its parameters' names and
-    types (`params`: name -> JSON type). None when it is not a computation this library knows."""
+    types (`params`: name -> JSON type; `numeric_arrays`: the array parameters of numbers). None when
+    it is not a computation this library knows."""
     pn = {p.lower().replace("-", "_") for p in params}
     pw = {w for p in pn for w in re.split(r"_+", p)}
     numeric = [p for p, t in params.items() if t in ("number", "integer")]
@@ -714,6 +765,9 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
                 return f"validate_{k}"
     if "json" in t and t & {"format", "prettify", "pretty", "beautify", "validate", "parse", "minify", "lint"}:
         return "json"
+    number_lists = [p for p in arrays if p in numeric_arrays]
+    if t & {"statistics", "stats", "descriptive", "stdev", "variance", "deviation"} and number_lists:
+        return "statistics"
     if t & {"count", "counter", "statistics", "stats"} and t & {"word", "words", "character", "characters", "char", "chars", "text", "letters", "lines"}:
         return "count_text"
     for k, names in (("upper", {"uppercase", "upper"}), ("lower", {"lowercase", "lower"}), ("title", {"titlecase"}),
@@ -762,7 +816,10 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
            ("round", {"round"}), ("percent", {"percentage", "percent"}), ("ceil", {"ceiling", "ceil"}), ("floor", {"floor"}))
     if numeric or any(params.get(a) == "array" for a in arrays):
         for op, names in ops:
-            if t & names and (len(numeric) >= 1 or arrays) and not (strings and not numeric and not arrays):
+            # `minus_di(symbol, time_period)` names an indicator of a stock, not a subtraction: a required
+            # text argument means the tool is about something other than its numbers
+            if t & names and (len(numeric) >= 1 or arrays) and not (strings and not numeric and not arrays) \
+                    and not any(p in required and params[p] == "string" for p in params):
                 if op in ("max", "min"):
                     continue
                 return f"arith_{op}"

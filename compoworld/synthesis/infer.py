@@ -36,7 +36,7 @@ for _cls, _verbs in {
     "create": "create add new insert register make post upload save write put log record store book reserve init initialize "
               "import clone copy duplicate fork compose attach append comment reply remember memorize capture enroll place "
               "track note define declare upsert provision spawn enqueue queue bookmark request",
-    "update": "update edit modify set change rename patch configure replace move adjust tag label increment decrement rate "
+    "update": "update edit modify set change rename patch configure replace move adjust tag label increment decrement rate scale "
               "customize fill reorder resize switch select use apply assign_to",
     "delete": "delete remove drop destroy purge erase uninstall unregister clear trash discard revoke detach forget",
     "transition": "send archive unarchive approve reject assign unassign close reopen resolve complete finish cancel publish "
@@ -91,7 +91,7 @@ ATTRS = set("info information details detail data text content contents status m
 GENERIC_SERVER_WORDS = set("mcp server servers api apis tool tools the for and ai model context protocol integration service "
                            "services client official unofficial simple a an of lite plus pro".split())
 
-LIMIT = {"limit", "max_results", "maxresults", "num_results", "numresults", "top", "top_k", "topk", "size", "page_size", "pagesize",
+LIMIT = {"limit", "items_per_page", "lines", "max_lines", "file_limit", "max_files", "tail", "num_lines", "max_results", "maxresults", "num_results", "numresults", "top", "top_k", "topk", "size", "page_size", "pagesize",
          "per_page", "perpage", "max", "max_items", "first", "results", "max_count", "number_of_results", "num", "rows", "count",
          "n", "k", "max_records", "result_limit", "results_per_page", "limit_per_page", "maxitems", "max_hits", "take", "last"}
 OFFSET = {"offset", "skip", "start", "start_index", "startindex", "from_index"}
@@ -163,6 +163,7 @@ class PInfo:
     required: bool
     structural: str | None = None  # limit/offset/page/cursor/sort/order/query/option
     sem: str | None = None
+    place: bool = False  # names somewhere on a map (a street address, a city), not a memory or wallet address
 
 
 @dataclass
@@ -187,7 +188,13 @@ class TInfo:
 
 # -- words ------------------------------------------------------------------------------------
 
+# Words that look like inflected verbs and are nouns (`news` is not "new", `status` not "statu").
+_NOT_VERBS = {"news", "status", "series", "analysis", "canvas", "bus", "alias"}
+
+
 def verb_lemma(tok: str) -> str | None:
+    if tok in _NOT_VERBS:
+        return None
     if tok in VERB_CLASS:
         return tok
     cands = []
@@ -308,9 +315,12 @@ def _find_verb(tokens: list[str], description: str) -> tuple[str | None, int]:
     for i, lemma, exact in cands:
         if not exact and exact_later and exact_later[0][0] > i:
             return exact_later[0][1], exact_later[0][0]
+        read_later = [c for c in cands if c[2] and c[0] > i and c[1] in ("list", "search", "get", "find", "query")]
+        if not exact and read_later:  # `notes_list`: the plural noun is not the verb "note"
+            return read_later[0][1], read_later[0][0]
         if lemma in _NOUN_VERBS and i > 0 and verb_lemma(tokens[0]) is not None:
             continue
-        if lemma in _NOUN_VERBS and exact_later and exact_later[0][0] > i:
+        if lemma in _NOUN_VERBS and exact_later and exact_later[0][0] > i and not (i == 0 and lemma in ("list", "search", "query")):
             return exact_later[0][1], exact_later[0][0]
         return lemma, i
     desc_words = words(description.split("\n", 1)[0])[:3]
@@ -363,7 +373,7 @@ def _fallback_entity(t: TInfo) -> str | None:
             return "file"
         if ws & {"symbol", "ticker"}:
             return "quote"
-        if ws & {"city", "location", "place", "address", "latitude", "lat"}:
+        if ws & {"city", "location", "place", "address", "latitude", "lat"} and p.place:
             return "place"
         if ws & {"word", "term"}:
             return "definition"
@@ -380,6 +390,19 @@ def _fallback_entity(t: TInfo) -> str | None:
 
 # -- inference over a server --------------------------------------------------------------------
 
+# An `address` is a street address only where the tool talks about places: a memory, wallet or
+# contract address is not somewhere on a map.
+_PLACE_WORDS = {"street", "city", "postal", "zip", "shipping", "delivery", "location", "place", "places", "geocode", "geocoding",
+                "map", "maps", "route", "directions", "venue", "hotel", "restaurant", "property", "home", "billing", "mailing"}
+_NOT_PLACE_WORDS = {"memory", "wallet", "bitcoin", "btc", "ethereum", "eth", "contract", "token", "blockchain", "ip", "mac", "hex",
+                    "pointer", "register", "solana", "crypto", "chain", "onchain", "ens", "inscription", "inscriptions"}
+
+
+def _placey(tool: ToolIn, p: PInfo) -> bool:
+    text = set(words(tool.name)) | set(words(tool.description[:400])) | set(words(str(p.schema.get("description", ""))))
+    return bool(text & _PLACE_WORDS) and not text & _NOT_PLACE_WORDS
+
+
 def _param_infos(tool: ToolIn) -> list[PInfo]:
     props = tool.input_schema.get("properties") or {}
     req = set(tool.input_schema.get("required") or [])
@@ -390,6 +413,9 @@ def _param_infos(tool: ToolIn) -> list[PInfo]:
         p = PInfo(name=name, snake=sn, words=sn.split("_"), schema=sch, type=main_type(sch), required=name in req)
         p.structural = _structural(p)
         p.sem = _param_sem(p)
+        if p.sem == "address" and not _placey(tool, p):
+            p.sem = None
+        p.place = p.sem in ("address", "city", "country", "location") or (set(p.words) & {"latitude", "lat"} != set())
         out.append(p)
     return out
 
@@ -402,7 +428,9 @@ def _classify(t: TInfo) -> None:
     non_struct = [p for p in t.params if p.structural not in ("option",)]
     has_content = any(p.snake in CONTENT_PARAMS or set(p.words) & {"text", "content", "prompt", "image", "html", "markdown", "code"} for p in t.params)
     vclass = t.vclass
-    comp = compute.recognize(toks, t.verb, params, req)
+    number_lists = frozenset(p.name for p in t.params if p.type == "array" and main_type(p.schema.get("items") or {}) in ("number", "integer"))
+    comp = compute.recognize(toks | set(words(t.tool.description.split(".")[0])) & {"statistics", "stdev", "variance"},
+                             t.verb, params, req, number_lists)
     if comp is not None and vclass not in ("create", "update", "delete", "transition"):
         t.op, t.compute = "compute", comp
         return
@@ -424,6 +452,11 @@ def _classify(t: TInfo) -> None:
             and not any(p.snake in ("content", "body", "text", "message") for p in t.params):
         t.op = "world_model"
         return
+    if vclass in ("compute", "action") and _says_read(t):
+        # `count_goals()`, `list_pull_requests`, `check_batch_status(id)`: the spec says it reads; a
+        # logged action answering "completed" would not
+        t.op = "list" if t.plural_noun and not any(p.required and p.words[-1] in ID_SUFFIX for p in t.params) else "get"
+        return
     if vclass == "compute":
         t.op = "lookup" if non_struct else "action"
         return
@@ -434,6 +467,20 @@ def _classify(t: TInfo) -> None:
         t.op = vclass
         return
     t.op = "get" if non_struct else ("list" if t.plural_noun else "get")
+
+
+_READ_WORDS = {"get", "list", "fetch", "retrieve", "read", "show", "view", "describe", "count", "status", "search", "find", "query",
+               "lookup", "info", "details"}
+
+
+def _says_read(t: TInfo) -> bool:
+    """Whether the name (or, without a verb in it, the description's first word) says the tool reads."""
+    first = words(t.tool.description.split(".")[0])[:1]
+    writes = {w for w in t.tokens if VERB_CLASS.get(verb_lemma(w) or "") in ("create", "update", "delete", "transition")}
+    if writes:
+        return False
+    return bool(set(t.tokens) & _READ_WORDS) or bool(set(first) & {"get", "gets", "fetch", "fetches", "list", "lists", "retrieve",
+                                                                     "retrieves", "return", "returns", "show", "shows", "count", "search"})
 
 
 def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
@@ -539,8 +586,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         if t.entity and t.op == "create":
             ents[t.entity].owned = True
 
-    # Fields.
-    for t in infos:
+    # Fields: those of writes and reads first, so a listing knows which of its numbers name a field.
+    for t in sorted(infos, key=lambda t: t.op == "list"):
         if t.entity is None or t.op == "action":
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
@@ -707,9 +754,13 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
                     or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")):
                 continue
             rng = _range_field(p)
-            if rng is not None:
+            if rng is not None or (p.type in ("integer", "number") and (set(p.words) & _WINDOW_WORDS or p.snake not in e.fields)):
+                # `days=7` asks for a time window, `lines=50` for a length: not for records whose `days` is 7
                 continue
             add(p.snake, p)
+    for name, sub in _promised_fields(t).items():
+        if snake(name) not in e.fields and snake(name) != "id":
+            add(snake(name), None, shape=loosen(sub), sem=None)
     if t.op == "transition" and t.target:
         if t.target not in e.statuses:
             e.statuses.append(t.target)
@@ -717,6 +768,20 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
         if t.target not in e.statuses:
             e.statuses.append(t.target)
     e.texts.append(t.tool.name)
+
+
+_WINDOW_WORDS = {"days", "hours", "weeks", "months", "years", "minutes", "lookback", "period", "window", "within", "recent"}
+
+
+def _promised_fields(t: TInfo) -> dict[str, dict[str, Any]]:
+    """Record fields the spec's output schema declares (of the record, or of a listing's items)."""
+    out = t.tool.output_schema or {}
+    props = out.get("properties") if isinstance(out.get("properties"), dict) else {}
+    if t.op == "list" or len(props) == 1:
+        arrays = [v for v in props.values() if isinstance(v, dict) and main_type(v) == "array" and isinstance(v.get("items"), dict)]
+        if len(arrays) == 1:
+            props = arrays[0]["items"].get("properties") or {}
+    return {k: v for k, v in props.items() if isinstance(v, dict) and main_type(v) in ("string", "integer", "number", "boolean", "array", None)}
 
 
 def _takes_table_ids(p: PInfo) -> bool:

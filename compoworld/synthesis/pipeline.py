@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from compoworld.errors import UserError
 from compoworld.synthesis.coder import CoderOutcome, improve_services
+from compoworld.synthesis.fidelity import LEVELS
 from compoworld.synthesis.loader import Duplicate, LoadResult, Rejection, ServerSpec, default_corpus_dir, load_specs
 from compoworld.synthesis.naming import slugify, unique
 from compoworld.synthesis.plan import ServicePlan
@@ -70,6 +71,8 @@ class SynthReport(BaseModel):
     services: list[ServiceSummary] = Field(default_factory=list)
     library: list[ServiceSummary] = Field(default_factory=list)
     checks: list[CheckResult] = Field(default_factory=list)
+    fidelity: dict[str, int] = Field(default_factory=lambda: {level: 0 for level in LEVELS})  # compiled tools per level
+    fidelity_checks: list[CheckResult] = Field(default_factory=list)  # results before failing tools were recompiled
     coder: list[CoderOutcome] = Field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -95,6 +98,9 @@ class SynthReport(BaseModel):
             "ops": self.ops,
             "library_services": len(self.library),
             "library_verified": sum(s.verified for s in self.library),
+            "fidelity": dict(self.fidelity),
+            "fidelity_share": {k: round(v / self.tools_compiled, 4) if self.tools_compiled else 0.0 for k, v in self.fidelity.items()},
+            "fidelity_checks": _outcomes(self.fidelity_checks),
             "checks_run": len(self.checks),
             "checks_failed": sum(c.status == "fail" for c in self.checks),
             "coder_accepted": sum(c.accepted for c in self.coder),
@@ -106,6 +112,15 @@ class SynthReport(BaseModel):
             "compile_failures": [f.model_dump() for f in self.compile_failures],
             "failed_checks": [c.model_dump() for c in self.checks if c.status == "fail"],
         }
+
+
+def _outcomes(checks: list[CheckResult]) -> dict[str, dict[str, int]]:
+    """check name -> {pass, fail, skip} counts."""
+    out: dict[str, dict[str, int]] = {}
+    for c in checks:
+        row = out.setdefault(c.check, {"pass": 0, "fail": 0, "skip": 0})
+        row[c.status] += 1
+    return dict(sorted(out.items()))
 
 
 def service_names(servers: list[ServerSpec], reserved: set[str]) -> list[str]:
@@ -131,9 +146,11 @@ def _nothing_to_compile(loaded: LoadResult, specs: list[Path] | None) -> str:
             "(a tools/list result, a server, or a collection of servers: see corpus/README.md)")
 
 
-def _work(batch: list[tuple[dict[str, Any], str]], seed: int) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, str | None]]:
-    """Compile and verify a batch of servers (runs in a worker process)."""
-    from compoworld.synthesis.compiler import build_service
+def _work(batch: list[tuple[dict[str, Any], str]], seed: int) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, list[dict[str, Any]], str | None]]:
+    """Compile, verify and fidelity-check a batch of servers (runs in a worker process). A tool that
+    fails a fidelity check is recompiled as a world-model tool and the service verified again."""
+    from compoworld.synthesis.compiler import as_world_model, build_service
+    from compoworld.synthesis.fidelity import check_fidelity, failing_tools, generic_tools, level_of
     from compoworld.synthesis.infer import infer_plan
     from compoworld.synthesis.verify import verify_service
 
@@ -144,10 +161,18 @@ def _work(batch: list[tuple[dict[str, Any], str]], seed: int) -> list[tuple[str,
             plan = infer_plan(server, name)
             cls = build_service(plan)
         except Exception as exc:  # a compiler defect on one server is recorded, the run goes on
-            out.append((server.id, None, None, f"{type(exc).__name__}: {exc}"))
+            out.append((server.id, None, None, [], f"{type(exc).__name__}: {exc}"))
             continue
         verdict = verify_service(cls, seed=seed)
-        out.append((server.id, plan.model_dump(mode="json"), verdict.model_dump(mode="json"), None))
+        checks = check_fidelity(cls, server, seed=seed)
+        failed = failing_tools(checks)
+        if failed:
+            plan = as_world_model(plan, failed)
+            verdict = verify_service(build_service(plan), seed=seed)
+        generic = generic_tools(checks)
+        for t in plan.tools:
+            t.fidelity = level_of(t.kind, t.op, generic=t.name in generic)
+        out.append((server.id, plan.model_dump(mode="json"), verdict.model_dump(mode="json"), [c.model_dump(mode="json") for c in checks], None))
     return out
 
 
@@ -166,7 +191,7 @@ def run_synth(specs: list[Path] | None = None, coder: str | None = None, workers
     lib = library_services()
     names = service_names(loaded.servers, set(lib))
     jobs = [(s.model_dump(mode="json"), n) for s, n in zip(loaded.servers, names)]
-    results: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, str | None]] = []
+    results: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, list[dict[str, Any]], str | None]] = []
     workers = max(1, min(workers, os.cpu_count() or 1, len(jobs) or 1))
     t1 = time.perf_counter()
     if workers == 1 or len(jobs) < 8:
@@ -182,7 +207,7 @@ def run_synth(specs: list[Path] | None = None, coder: str | None = None, workers
                          rejections=loaded.rejections, duplicates=loaded.duplicates, workers=workers)
     entries: list[cache.CacheEntry] = []
     plans: dict[str, ServicePlan] = {}
-    for sid, plan_json, verdict_json, err in results:
+    for sid, plan_json, verdict_json, fid_json, err in results:
         if err is not None or plan_json is None or verdict_json is None:
             report.compile_failures.append(CompileFailure(server_id=sid, error=err or "unknown"))
             continue
@@ -191,12 +216,15 @@ def run_synth(specs: list[Path] | None = None, coder: str | None = None, workers
         plans[plan.name] = plan
         entries.append(cache.CacheEntry(plan=plan, verified=verdict.verified))
         report.checks.extend(verdict.checks)
+        report.fidelity_checks.extend(CheckResult.model_validate(c) for c in fid_json)
         wm = sum(t.op == "world_model" for t in plan.tools)
         report.services.append(ServiceSummary(name=plan.name, source_id=plan.source_id, forks=plan.forks, tools=len(plan.tools),
                                               deterministic=len(plan.tools) - wm, world_model=wm, verified=verdict.verified,
                                               checks_failed=verdict.n_fail, checks_skipped=verdict.n_skip))
         for t in plan.tools:
             report.ops[t.op] = report.ops.get(t.op, 0) + 1
+            if t.fidelity is not None:
+                report.fidelity[t.fidelity] += 1
     report.seconds_compile_verify = time.perf_counter() - t1
     if not entries:  # a run that built nothing leaves the last compiled set in place
         first = report.compile_failures[0]

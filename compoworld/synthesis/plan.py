@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Op = Literal["create", "get", "list", "update", "delete", "transition", "compute", "lookup", "action", "world_model"]
+Fidelity = Literal["faithful", "structural", "simulated"]
 ParamRole = Literal[
     "key",  # locates the target record (with the other keys)
     "ref",  # names a record of another collection (checked to exist when that collection is owned)
@@ -73,6 +74,7 @@ class ToolPlan(BaseModel):
     idempotent: bool = False
     verb: str = ""
     many: bool = False  # create from a list of items / get a batch
+    fidelity: Fidelity | None = None  # set after the fidelity checks (fidelity.py); None: not checked
 
     @property
     def kind(self) -> str:

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any, Callable, ClassVar, Iterable
 
 from compoworld.canonical import canonical_bytes, format_timestamp
-from compoworld.services.json_schema import InvalidValue, compile_validator, fits, main_type, sample, type_in_words
+from compoworld.services.json_schema import InvalidValue, compile_validator, fits, json_types, main_type, sample, type_in_words
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.compute import COMPUTATIONS, Call
@@ -21,6 +21,8 @@ MAX_PAGE = 100
 ACTION_LOG = "action_log"
 SIMULATIONS = "simulations"
 DEFAULT_PAGE = 20
+UPSERT_VERBS = {"write", "save", "put", "upsert", "set", "store", "upload"}
+UPSERT_KEYS = {"path", "file_path", "filepath", "filename", "file_name", "key", "url", "uri"}
 
 
 class CompiledService(Service):
@@ -48,9 +50,9 @@ class CompiledService(Service):
 
     # -- seeded data ----------------------------------------------------------------------------
     def generate(self, gen: Any) -> dict[str, Iterable[Record]]:
-        ctx = ValueContext(gen.world, gen.now)
         out: dict[str, list[Record]] = {}
         for e in _parents_first(list(self._ents.values())):
+            ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic)
             n = gen.n(e.size) if e.size else 0
             rows = []
             seen_keys: dict[str, set[Any]] = {}
@@ -90,6 +92,10 @@ class CompiledService(Service):
                 v = target.get(f.name, target["id"]) if parent and parent.field(f.name) else target["id"]
                 if _may_hold(f.shape, v):
                     return v
+        enum = _enum_of(f.shape)
+        if enum:  # a field a filter enumerates holds the filter's values (a `tags` enum, a status list)
+            pick = enum[rng.randrange(len(enum))]
+            return [pick] if "array" in json_types(f.shape) else pick
         v = value_for(f.name, f.sem, f.shape, rng, ctx, i)
         return v if _may_hold(f.shape, v) else None
 
@@ -153,6 +159,9 @@ class CompiledService(Service):
         if e.world and derive and not any(f == "id" for _, f, _ in keys):
             return self._derive(e, {f: v for _, f, v in conds})
         what = ", ".join(f"{p} {v!r}" for p, _, v in keys)
+        under = [f"{p} {v!r}" for p, _, v in conds if (p, _, v) not in keys]
+        if under and _find(table, keys) is not None:  # it exists, under another parent
+            raise NotFoundError(f"no {e.entity.replace('_', ' ')} with {what} under {', '.join(under)}")
         raise NotFoundError(f"no {e.entity.replace('_', ' ')} with {what}")
 
     def _singleton(self, table: Table, conds: list[tuple[str, str, Any]]) -> Record | None:
@@ -162,7 +171,7 @@ class CompiledService(Service):
     def _derive(self, e: EntityPlan, known: dict[str, Any]) -> Record:
         """A record of the outside world that the seeded table does not hold: a pure function of its key."""
         rng = rng_for(self.ctx.seed, self.name, e.collection, canonical_bytes(known).decode())
-        ctx = ValueContext(_world(self.ctx.seed), self.ctx.clock.start)
+        ctx = ValueContext.of(_world(self.ctx.seed), self.ctx.clock.start, e.entity, e.collection, e.topic)
         row: Record = {"id": f"{e.prefix}_x{rng.getrandbits(32):08x}"}
         for f in e.fields:
             if f.role == "id":
@@ -198,6 +207,13 @@ class CompiledService(Service):
     def _create(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
         table = self.db[e.collection]
         self._check_refs(t, args)
+        existing = self._same_key(t, table, args)
+        if existing is not None:
+            # `write_file(path, content)` twice: one file holding the second content, not two files
+            changes = {p.field: args[p.name] for p in t.params if p.role in ("field", "ref") and p.field and p.name in args and p.field != "id"}
+            if e.field("updated_at") is not None:
+                changes["updated_at"] = self.now()
+            return table.update(existing["id"], **changes)
         row: Record = {f.name: None for f in e.fields if f.role != "id"}
         for p in t.params:
             if p.role in ("field", "ref", "key") and p.field and p.name in args:
@@ -231,6 +247,19 @@ class CompiledService(Service):
         if rid is not None:
             row = {"id": str(rid), **row}
         return table.insert(row)
+
+    def _same_key(self, t: ToolPlan, table: Table, args: dict[str, Any]) -> Record | None:
+        """The record a create-or-replace tool (`write`, `save`, `put`, `upsert`...) names by its
+        required path, key or url; None for other tools or a new key."""
+        if t.verb not in UPSERT_VERBS:
+            return None
+        required = set(t.input_schema.get("required") or [])
+        for p in t.params:
+            if p.role == "key" and p.field == "id" and isinstance(args.get(p.name), str):
+                return table.get(args[p.name])  # `save_context(id, content)` on an existing id saves over it
+            if p.role in ("field", "key") and p.field in UPSERT_KEYS and p.name in required and args.get(p.name) is not None:
+                return next((r for r in table if _equal(r.get(p.field), args[p.name])), None)
+        return None
 
     def _list(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
         rows = list(self.db[e.collection])
@@ -359,6 +388,12 @@ def _world(seed: int) -> Any:
 def _short(v: Any) -> str:
     s = v if isinstance(v, str) else canonical_bytes(v).decode()
     return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _enum_of(shape: dict[str, Any]) -> list[Any]:
+    items = shape.get("items") if isinstance(shape.get("items"), dict) else {}
+    enum = shape.get("enum") or items.get("enum") or []
+    return [v for v in enum if v is not None] if isinstance(enum, list) else []
 
 
 def _may_hold(shape: dict[str, Any], v: Any) -> bool:

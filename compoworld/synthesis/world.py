@@ -1,6 +1,15 @@
 """The seeded synthetic world behind compiled services: realistic field values chosen by semantic
 type, field name and JSON shape, and topic templates (weather, prices, papers...) that give
-outside-world lookups their record fields."""
+outside-world lookups their record fields.
+
+Records are shaped by their family (`FAMILIES`: files, repositories and commits, web results,
+weather, quotes and statements, news, tickets, messages, calendar events, contacts, orders,
+metrics, places and routes, media and transcripts, deployments, database tables, documents),
+chosen from the entity's names (`family_for`): a commit has a commit message, a ticket a bug title,
+a file a name its path ends with, and no record gets business filler from another domain. People,
+companies and dates come from the task world (`compoworld.services.cast`): one person per record
+(its name, email and phone agree), an employee where the field's role says so (owner, assignee,
+author), a customer's contact elsewhere."""
 
 from __future__ import annotations
 
@@ -10,7 +19,9 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from compoworld.canonical import format_timestamp, short_hash
-from compoworld.services.fake import CITIES, COMPANY_A, WORDS, World
+from compoworld.services.cast import cast_of, role_of
+from compoworld.services.fake import CITIES, COMPANY_A, FIRST, LAST, OUR_COMPANY, WORDS, Person, World
+from compoworld.services.world_check import past_field
 from compoworld.synthesis.naming import words
 from compoworld.services.json_schema import json_types, main_type, sample
 
@@ -23,6 +34,8 @@ COLORS = ["red", "green", "blue", "orange", "purple", "teal", "black", "white"]
 TIMEZONES = ["UTC", "America/New_York", "Europe/London", "Europe/Berlin", "Asia/Tokyo", "Asia/Singapore", "Australia/Sydney"]
 EXTS = ["md", "txt", "json", "csv", "py", "pdf", "docx"]
 SOURCES = ["Reuters", "AP News", "BBC", "The Verge", "TechCrunch", "Nature", "Bloomberg"]
+LICENSES = ["MIT", "Apache-2.0", "BSD-3-Clause", "GPL-3.0", "MPL-2.0"]
+CATEGORIES = ["general", "standard", "featured", "archived", "other"]  # no domain's words in a record of any domain
 
 
 def rng_for(*parts: Any) -> random.Random:
@@ -94,14 +107,112 @@ def topic_for(texts: list[str]) -> tuple[str, list[F]]:
     return best
 
 
+# -- families: the archetypes of records the corpus is made of ---------------------------------
+
+FAMILIES: list[tuple[str, tuple[str, ...]]] = [
+    ("file", ("file", "folder", "directory", "dir", "filesystem", "upload", "attachment", "blob", "bucket", "drive")),
+    ("repo", ("repo", "repository", "package", "commit", "diff", "patch", "branch", "pull", "merge", "git", "github", "gitlab", "release")),
+    ("web", ("web", "search", "site", "crawl", "scrape", "link", "browse", "serp", "url", "webpage")),
+    ("weather", ("weather", "forecast", "temperature", "climate", "rain", "wind", "humidity", "meteo")),
+    ("finance", ("quote", "stock", "ticker", "price", "rate", "chain", "statement", "income", "earnings", "financial", "dividend", "crypto", "coin", "market", "fx")),
+    ("news", ("news", "headline", "story", "press", "rss", "blog", "post")),
+    ("ticket", ("issue", "ticket", "bug", "incident", "jira", "todo", "backlog", "task")),
+    ("message", ("message", "mail", "email", "inbox", "chat", "thread", "conversation", "dm", "sms", "notification", "reply", "channel")),
+    ("event", ("event", "calendar", "meeting", "appointment", "schedule", "booking", "reservation", "invite")),
+    ("contact", ("contact", "user", "person", "people", "member", "profile", "account", "customer", "employee", "lead", "candidate")),
+    ("order", ("order", "payment", "invoice", "charge", "refund", "transaction", "subscription", "checkout", "cart", "purchase", "billing")),
+    ("metric", ("metric", "report", "analytics", "stat", "statistic", "usage", "kpi", "dashboard", "monitor")),
+    ("place", ("place", "location", "route", "direction", "map", "geocode", "poi", "restaurant", "hotel", "trip", "distance", "station", "airport")),
+    ("media", ("media", "video", "audio", "podcast", "episode", "transcript", "caption", "subtitle", "movie", "film", "song", "track", "playlist")),
+    ("deploy", ("container", "deployment", "deploy", "pod", "cluster", "docker", "kubernetes", "k8s", "instance", "server", "build", "pipeline")),
+    ("table", ("table", "row", "column", "database", "db", "sql", "schema", "dataset", "sheet", "spreadsheet")),
+    ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "preprint")),
+    ("document", ("document", "doc", "note", "wiki", "page", "memo", "draft", "knowledge", "article")),
+]
+
+
+def family_for(texts: list[str]) -> str:
+    """The family of records an entity belongs to, from its names (entity, collection, topic, tool
+    names, descriptions; the first text counts most); "" when no family's words appear."""
+    best, best_score = "", 0.0
+    heads = [{w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words(t)} for t in texts]
+
+    def hits(keys: tuple[str, ...], head: set[str]) -> int:  # `transcriptions` is a transcript
+        return sum(1 for k in keys if k in head or (len(k) >= 7 and any(w.startswith(k) for w in head)))
+
+    for name, keys in FAMILIES:
+        score = sum((4.0 if i == 0 else 1.0) * hits(keys, h) for i, h in enumerate(heads))
+        if score > best_score:
+            best, best_score = name, score
+    return best
+
+
+# Topic templates too broad to say which family a record is of (an "event" may be a meeting, a
+# concert or a date in history; a "document" a policy or a 10-K filing): the entity's own names
+# decide then.
+CATCH_ALL_TOPICS = frozenset({"result", "metric", "event", "document"})
+
+
+def entity_family(entity: str, collection: str, topic: str) -> str:
+    """The family of a compiled entity's records: its own names first, then its topic template
+    (weather, price, paper, ...). The service's name is no evidence (a `goal_story` app is no
+    newsroom)."""
+    return family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS else topic])
+
+
+def _person_role(name: str, family: str) -> str:
+    """Whose person a field holds: the role its name says (`assignee` -> an employee), else the
+    family's people (a repository's committers and a file's owners are ours; otherwise a customer's
+    contact)."""
+    role = role_of(None, "", name, "email")
+    if role in ("employee", "customer_contact", "vendor_contact", "candidate"):
+        return role
+    return {"repo": "employee", "deploy": "employee", "metric": "employee", "document": "employee", "file": "employee",
+            "ticket": "customer_contact"}.get(family, "customer_contact")
+
+
 # -- values -----------------------------------------------------------------------------------
 
 class ValueContext:
-    """What value generation draws on: the seed's shared world (people, companies), a date anchor."""
+    """What value generation draws on: the seed's shared world (people, companies), a date anchor,
+    and the family of the records being made (`family_for`; "" = none known). It remembers, per
+    record (`n`), the person in each role and the values fields must agree on (a file's name)."""
 
-    def __init__(self, world: World, now: datetime) -> None:
+    def __init__(self, world: World, now: datetime, family: str = "", entity: str = "") -> None:
         self.world = world
         self.now = now
+        self.family = family
+        self.entity = entity
+        self._people: dict[tuple[int, str], Person] = {}
+        self._shared: dict[tuple[int, str], Any] = {}
+
+    @classmethod
+    def of(cls, world: World, now: datetime, entity: str, collection: str, topic: str) -> ValueContext:
+        """The context for the records of one compiled entity: its family from its names."""
+        return cls(world, now, entity_family(entity, collection, topic), entity)
+
+    def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
+        """Record `n`'s person in a role (the same one for its name, email and phone)."""
+        key = (n, role)
+        if key not in self._people:
+            pool = cast_of(self.world).people(role) if self.world.employees else ()
+            if not pool:
+                return None
+            self._people[key] = pool[rng.randrange(len(pool))]
+        return self._people[key]
+
+    def shared(self, n: int, what: str, make: Callable[[], Any]) -> Any:
+        """A value record `n`'s fields share (a file's name and the end of its path)."""
+        key = (n, what)
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
 
 
 def _slug(text: str) -> str:
@@ -124,6 +235,8 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
         return [value_for(name, None, shape["items"], rng, ctx, n + i) for i in range(rng.randint(1, 2))]
     hint = _hint(name, sem, t, rng, ctx, n)
     if hint is not None and (not types or _type_ok(hint, types)) and ("enum" not in shape or hint in shape["enum"]):
+        if name == "name" and isinstance(hint, str):
+            ctx.shared(n, "name", lambda: hint)  # a path made later ends with it
         return hint
     return sample(shape, rng) if shape else (hint if hint is not None else f"{_slug(name)}-{n + 1}")
 
@@ -144,17 +257,52 @@ def _type_ok(v: Any, types: list[str]) -> bool:
     return v is None and "null" in types
 
 
+FUTURE_WORDS = ("due", "deadline", "expires", "expiry", "starts", "scheduled", "until", "next", "upcoming", "end")
+
+
+def _window(name: str) -> tuple[int, int]:
+    """Days around the world's today a date field may fall in: what already happened lies before
+    today (`created_at`, `published_at`, `observed_at`), what is due lies ahead, others either side."""
+    if past_field(name):
+        return -90, -1
+    if any(w in name for w in FUTURE_WORDS):
+        return 1, 60
+    return -90, 60
+
+
 def _day(ctx: ValueContext, rng: random.Random, lo: int, hi: int) -> datetime:
     return ctx.now + timedelta(days=rng.randint(lo, hi), hours=rng.randint(0, 8), minutes=rng.choice([0, 15, 30, 45]))
 
 
 _GENERIC_SEMS = {"code", "text", "title", "category", "query", "status", "json", "quantity", "flag"}
+PERSON_WORDS = frozenset({"owner", "author", "assignee", "creator", "sender", "recipient", "manager", "person", "customer",
+                          "contact", "user", "requester", "reporter", "committer", "speaker", "host", "organizer", "full"})
 
 
 def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: ValueContext, n: int) -> Any:
     toks = _name_tokens(name)
     w = ctx.world
-    person = w.contacts[rng.randrange(len(w.contacts))] if w.contacts else None
+    person = ctx.person(rng, n, _person_role(name, ctx.family))
+    if t in ("string", None) and (sem == "person_name" or (toks & PERSON_WORDS and "name" in toks)) and person is not None:
+        return person.name  # `owner_name` is the owner's name, whatever the record is about
+    if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
+        for keys, gen in FAMILY_STR.get(ctx.family, ()):
+            if toks & keys:
+                return gen(rng, ctx, person, n)
+    if ctx.family and t in ("integer", "number"):
+        for keys, (lo, hi) in FAMILY_NUM.get(ctx.family, ()):
+            if toks & keys:
+                v = rng.uniform(lo, hi)
+                return int(v) if t == "integer" else round(v, 2)
+    if sem in ("date", "datetime") and t in ("string", None):
+        day = _day(ctx, rng, *_window(name))
+        return day.date().isoformat() if sem == "date" else format_timestamp(day)
+    if ctx.entity and t in ("string", None) and (sem in ("title", "text") or (sem is None and toks & (NAMES | TEXTS))):
+        # what its family does not shape is named after the record's own entity: never filler from another domain
+        label = " ".join(words(ctx.entity)).capitalize() or "Item"
+        if name == "name":  # the same as its path's last part when the path came first
+            return ctx.shared(n, "name", lambda: f"{label} {n + 1}")
+        return f"{label} {n + 1}" if toks & NAMES else f"{label} {n + 1}, as recorded."
     if sem in _GENERIC_SEMS and t in ("string", None):
         # a field's own name says more than a generic type: `version` is "1.4.2", not any code
         for keys, gen in _NAME_STR:
@@ -246,10 +394,15 @@ def _text(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
 def _url(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
     cos = ctx.world.companies
     dom = cos[rng.randrange(len(cos))].domain if cos else "example.com"
+    if ctx.entity:  # the record's own page, not a page about another domain's business
+        return f"https://{dom}/{_plural(_slug(ctx.entity))}/{n + 1}"
     return f"https://{dom}/{rng.choice(WORDS)}/{rng.randint(100, 999)}"
 
 
 def _path(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
+    if ctx.entity:  # the record's own file, named as the record is (or after its entity)
+        slug = "_".join(words(ctx.entity)) or "item"
+        return f"/workspace/{_plural(slug)}/{ctx.shared(n, 'name', lambda: f'{slug}_{n + 1}.{rng.choice(EXTS)}')}"
     return f"/workspace/{rng.choice(WORDS)}/{rng.choice(WORDS)}_{rng.randint(1, 99)}.{rng.choice(EXTS)}"
 
 
@@ -267,7 +420,7 @@ _SEM: dict[str, Callable[[random.Random, ValueContext, Any, int], Any]] = {
     "text": _text,
     "title": _title,
     "status": lambda r, c, p, n: r.choice(["open", "active", "pending", "closed"]),
-    "category": lambda r, c, p, n: r.choice(WORDS),
+    "category": lambda r, c, p, n: r.choice(CATEGORIES if c.entity else WORDS),
     "quantity": lambda r, c, p, n: r.randint(1, 50),
     "percent": lambda r, c, p, n: round(r.uniform(0, 100), 1),
     "duration": lambda r, c, p, n: r.randint(5, 240),
@@ -287,6 +440,7 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"repo", "repository"}, lambda r, c, p, n: f"{r.choice(COMPANY_A).lower()}/{r.choice(WORDS)}"),
     ({"language", "lang"}, lambda r, c, p, n: r.choice(LANGUAGES)),
     ({"version"}, lambda r, c, p, n: f"{r.randint(0, 4)}.{r.randint(0, 12)}.{r.randint(0, 9)}"),
+    ({"license", "licence"}, lambda r, c, p, n: r.choice(LICENSES)),
     ({"color", "colour"}, lambda r, c, p, n: r.choice(COLORS)),
     ({"timezone", "tz"}, lambda r, c, p, n: r.choice(TIMEZONES)),
     ({"conditions", "condition", "weather"}, lambda r, c, p, n: r.choice(CONDITIONS)),
@@ -323,3 +477,202 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"author", "assignee", "owner", "creator", "sender", "recipient", "manager", "person"}, _person),
     ({"company", "organization", "org", "organisation", "employer", "brand"}, _company),
 ]
+
+
+# -- family-shaped strings and numbers ---------------------------------------------------------
+
+FILE_STEMS = ["q3-budget", "onboarding-checklist", "vendor-contracts", "release-notes", "team-roster", "travel-policy",
+              "board-deck", "pricing-2026", "security-review", "customer-survey", "sprint-plan", "meeting-minutes"]
+FILE_DIRS = ["finance/2026", "people/policies", "engineering/specs", "marketing/assets", "sales/proposals", "legal/contracts"]
+EXT_MIME = {"pdf": "application/pdf", "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "md": "text/markdown",
+            "csv": "text/csv", "png": "image/png"}
+REPOS = ["billing-service", "web-dashboard", "data-pipeline", "auth-gateway", "mobile-app", "infra-terraform", "docs-site",
+         "search-indexer"]
+COMMITS = ["Fix rounding error in invoice totals", "Add retry with backoff to webhook delivery", "Bump pydantic to 2.7",
+           "Refactor auth middleware into its own module", "Update README with local setup steps",
+           "Handle empty cart in checkout", "Add pagination to the orders endpoint", "Remove unused feature flag"]
+CODE_LINES = [("total = sum(prices)", "total = round(sum(prices), 2)"), ("retries = 0", "retries = 3"),
+              ("timeout=10", "timeout=30"), ("if user:", "if user and user.active:")]
+WEB_TOPICS = ["Pricing plans", "Getting started guide", "API reference", "Careers", "Shipping and returns",
+              "Release notes", "Security and compliance", "Customer stories"]
+NEWS = ["{co} opens a new office in {city}", "{co} reports record quarterly revenue", "{co} acquires a startup in {city}",
+        "{co} names a new chief executive", "{co} recalls a product line after safety review",
+        "{co} partners with {co2} on logistics"]
+TICKETS = ["Checkout fails when the cart has more than 50 items", "Export to CSV drops the last row",
+           "Password reset email never arrives", "Dashboard loads slowly for large accounts",
+           "Invoice PDF shows the wrong tax rate", "Search returns archived projects", "Mobile app crashes on login"]
+MAIL = ["Quote for {co}", "Follow-up on our call", "Invoice question", "Renewal of the {co} contract",
+        "Meeting notes and next steps", "Delivery date for the {co} order"]
+MEETINGS = ["Quarterly business review with {co}", "Onboarding kickoff with {co}", "Sprint planning", "Budget review",
+            "Hiring debrief", "Vendor call", "Product demo for {co}"]
+ROOMS = ["Vertex Room", "Harbor Room", "Summit Room", "Video call"]
+METRICS = [("p95_latency_ms", "ms", 40, 900), ("error_rate", "%", 0, 5), ("active_users", "users", 100, 50_000),
+           ("cpu_utilization", "%", 5, 95), ("monthly_recurring_revenue", "USD", 10_000, 900_000), ("signups", "users", 0, 2_000)]
+PLACES = ["Café", "Hotel", "Station", "Museum", "Park", "Market", "Library"]
+MEDIA = ["The Long Harbor", "Northern Lights", "Signals", "A Year in Data", "The Quiet Engine", "Field Notes"]
+SERVICES = ["api-gateway", "billing-worker", "web-frontend", "search-indexer", "notification-service", "reports-cron"]
+TABLES = [("customers", ["id", "name", "email", "created_at"]), ("orders", ["id", "customer_id", "total", "status"]),
+          ("invoices", ["id", "order_id", "amount", "due_date"]), ("events", ["id", "kind", "payload", "at"])]
+PAPERS = ["Sparse attention for long documents", "Contrastive pretraining of protein embeddings",
+          "Robust estimation under distribution shift", "Graph neural networks for traffic forecasting",
+          "Low-rank adaptation of language models", "Causal effects of remote work on productivity"]
+DOCS = ["Travel policy", "Onboarding checklist", "Q3 planning notes", "Incident postmortem: API outage", "Brand guidelines",
+        "Expense policy", "Security handbook", "Release process"]
+DOC_LINES = {"policy": "Applies to every employee; exceptions need a manager's approval in writing.",
+             "checklist": "Finish each step in order and tick it off; ask your buddy when stuck.",
+             "notes": "Decisions are listed first, then open questions with an owner and a date.",
+             "postmortem": "Impact, timeline, root cause and follow-up actions with owners.",
+             "guidelines": "Use the approved logo, colours and tone; examples follow.",
+             "handbook": "Report incidents within one hour; rotate credentials every 90 days.",
+             "process": "Cut the release branch on Monday; ship on Thursday after sign-off."}
+
+
+def _co(rng: random.Random, ctx: ValueContext, n: int = -1) -> str:
+    """A customer company of the world; record `n`'s own one when given (its fields agree)."""
+    return _company_of(rng, ctx, n).name if ctx.world.companies else OUR_COMPANY
+
+
+def _company_of(rng: random.Random, ctx: ValueContext, n: int) -> Any:
+    cos = ctx.world.companies
+    return ctx.shared(n, "company", lambda: cos[rng.randrange(len(cos))]) if n >= 0 else cos[rng.randrange(len(cos))]
+
+
+def _first(p: Any) -> str:
+    return p.first if p is not None else "there"
+
+
+def _web_topic(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    return ctx.shared(n, "web", lambda: rng.choice(WEB_TOPICS))
+
+
+def _file(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    return ctx.shared(n, "file", lambda: f"{rng.choice(FILE_STEMS)}.{rng.choice(list(EXT_MIME))}")
+
+
+def _file_path(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    return ctx.shared(n, "path", lambda: f"/{rng.choice(FILE_DIRS)}/{_file(rng, ctx, n)}")
+
+
+def _repo(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    return ctx.shared(n, "repo", lambda: rng.choice(REPOS))
+
+
+def _diff(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    old, new = rng.choice(CODE_LINES)
+    path = f"src/{_repo(rng, ctx, n).split('-')[0]}/core.py"
+    return f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -12,3 +12,3 @@\n-    {old}\n+    {new}\n"
+
+
+def _metric(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, int, int]:
+    return ctx.shared(n, "metric", lambda: rng.choice(METRICS))
+
+
+def _table(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, list[str]]:
+    return ctx.shared(n, "table", lambda: rng.choice(TABLES))
+
+
+def _doc(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    return ctx.shared(n, "doc", lambda: rng.choice(DOCS))
+
+
+def _doc_text(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    title = _doc(rng, ctx, n)
+    line = next((v for k, v in DOC_LINES.items() if k in title.lower()), "Owners, scope and the latest changes are listed below.")
+    return f"{title}. {line}"
+
+
+def _stranger(rng: random.Random) -> str:
+    """Someone outside the world's companies (a journalist, a speaker): a plausible full name."""
+    return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+
+
+Gen = Callable[[random.Random, ValueContext, Any, int], Any]
+NAMES = {"name", "title", "label", "heading", "caption", "filename", "subject", "headline"}
+TEXTS = {"description", "summary", "body", "content", "text", "message", "note", "notes", "comment", "snippet", "details"}
+
+FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
+    "file": [({"extension", "ext", "suffix"}, lambda r, c, p, n: _file(r, c, n).rsplit(".", 1)[1]),
+             ({"directory", "dir", "folder", "parent", "dirname"}, lambda r, c, p, n: _file_path(r, c, n).rsplit("/", 1)[0]),
+             ({"path", "filepath", "fullpath", "location", "key"}, lambda r, c, p, n: _file_path(r, c, n)),
+             ({"mime", "mimetype", "content_type", "type"}, lambda r, c, p, n: EXT_MIME[_file(r, c, n).rsplit(".", 1)[1]]),
+             (NAMES, lambda r, c, p, n: _file(r, c, n)),
+             (TEXTS, lambda r, c, p, n: f"{_file(r, c, n)} in {_file_path(r, c, n).rsplit('/', 1)[0]}, shared with the team.")],
+    "repo": [({"full_name", "repo", "repository", "slug"}, lambda r, c, p, n: f"halcyon-works/{_repo(r, c, n)}"),
+             ({"diff", "patch", "changes"}, lambda r, c, p, n: _diff(r, c, n)),
+             ({"path", "local_path", "repo_path"}, lambda r, c, p, n: f"/src/{_repo(r, c, n)}"),
+             ({"message", "commit", "subject", "title", "summary"}, lambda r, c, p, n: r.choice(COMMITS)),
+             ({"name"}, lambda r, c, p, n: _repo(r, c, n)),
+             ({"description", "body", "text", "content"}, lambda r, c, p, n: f"The {_repo(r, c, n)} service: source, tests and deployment scripts."),
+             ({"author", "committer", "owner", "user", "login", "username"}, lambda r, c, p, n: p.name if p else "Build Bot")],
+    "web": [({"url", "link", "href", "uri"}, lambda r, c, p, n: f"https://{_company_of(r, c, n).domain}/{_slug(_web_topic(r, c, n))}"),
+            (NAMES, lambda r, c, p, n: f"{_web_topic(r, c, n)} | {_co(r, c, n)}"),
+            (TEXTS, lambda r, c, p, n: f"{_web_topic(r, c, n)} from {_co(r, c, n)}: plans, answers to common questions and how to get in touch.")],
+    "weather": [({"severity", "level"}, lambda r, c, p, n: r.choice(["minor", "moderate", "severe", "extreme"])),
+                ({"event", "headline", "alert"}, lambda r, c, p, n: r.choice(["Heat advisory", "Flood warning", "Winter storm watch", "Wind advisory"])),
+                ({"city", "location", "place", "station", "name", "title"}, lambda r, c, p, n: c.shared(n, "city", lambda: r.choice(CITIES)[0])),
+                (TEXTS, lambda r, c, p, n: f"Observations from the {c.shared(n, 'city', lambda: r.choice(CITIES)[0])} weather station.")],
+    "finance": [({"name", "company", "issuer"}, lambda r, c, p, n: _co(r, c)),
+                (TEXTS, lambda r, c, p, n: f"{_co(r, c)} shares traded in a narrow range ahead of quarterly results.")],
+    "news": [(NAMES, lambda r, c, p, n: r.choice(NEWS).format(co=_co(r, c), co2=_co(r, c), city=r.choice(CITIES)[0])),
+             ({"author", "byline", "reporter"}, lambda r, c, p, n: _stranger(r)),
+             (TEXTS, lambda r, c, p, n: f"{_co(r, c)} said the change takes effect next quarter; analysts expect little impact on prices.")],
+    "ticket": [(NAMES, lambda r, c, p, n: c.shared(n, "ticket", lambda: r.choice(TICKETS))),
+               (TEXTS, lambda r, c, p, n: f"Steps to reproduce: {c.shared(n, 'ticket', lambda: r.choice(TICKETS)).lower()}. "
+                                          "Expected: it works as documented. Actual: it does not; see the attached log.")],
+    "message": [(NAMES, lambda r, c, p, n: r.choice(MAIL).format(co=p.company if p and p.company else _co(r, c))),
+                (TEXTS, lambda r, c, p, n: f"Hi {_first(p)}, thanks for the update. Could you confirm the dates by Friday? Best regards")],
+    "event": [(NAMES, lambda r, c, p, n: r.choice(MEETINGS).format(co=p.company if p and p.company else _co(r, c))),
+              ({"location", "room", "where"}, lambda r, c, p, n: r.choice(ROOMS)),
+              (TEXTS, lambda r, c, p, n: "Agenda: status, open decisions, next steps. Please read the notes beforehand.")],
+    "contact": [({"first", "first_name", "firstname", "given_name"}, lambda r, c, p, n: p.first if p else r.choice(FIRST)),
+                ({"last", "last_name", "lastname", "surname", "family_name"}, lambda r, c, p, n: p.last if p else r.choice(LAST)),
+                ({"name", "full_name", "display_name", "fullname"}, lambda r, c, p, n: p.name if p else _stranger(r)),
+                ({"title", "job_title", "position", "role"}, lambda r, c, p, n: p.title if p and p.title else "Account Manager"),
+                ({"company", "organization", "employer"}, lambda r, c, p, n: p.company if p and p.company else _co(r, c)),
+                ({"username", "login", "handle"}, lambda r, c, p, n: p.email.split("@")[0].replace(".", "_") if p else f"user{n}"),
+                (TEXTS, lambda r, c, p, n: f"{p.title if p and p.title else 'Contact'} at {p.company if p and p.company else _co(r, c)}.")],
+    "order": [({"number", "order_number", "reference", "ref", "invoice_number"}, lambda r, c, p, n: f"ORD-{10001 + n}"),
+              ({"product", "item", "sku_name", "description"}, lambda r, c, p, n: r.choice(c.world.products)[0]),
+              ({"customer", "customer_name", "buyer"}, lambda r, c, p, n: p.name if p else _co(r, c)),
+              (NAMES, lambda r, c, p, n: f"Order ORD-{10001 + n}"),
+              (TEXTS, lambda r, c, p, n: f"Order for {p.company if p and p.company else _co(r, c)}: {r.choice(c.world.products)[0]}.")],
+    "metric": [({"unit", "units"}, lambda r, c, p, n: _metric(r, c, n)[1]),
+               (NAMES | {"metric", "key"}, lambda r, c, p, n: _metric(r, c, n)[0]),
+               (TEXTS, lambda r, c, p, n: f"{_metric(r, c, n)[0].replace('_', ' ')} over the last 7 days, by day.")],
+    "place": [({"from", "origin", "start", "source"}, lambda r, c, p, n: r.choice(CITIES)[0]),
+              ({"to", "destination", "end", "target"}, lambda r, c, p, n: r.choice(CITIES)[0]),
+              (NAMES, lambda r, c, p, n: f"{r.choice(COMPANY_A)} {r.choice(PLACES)}"),
+              (TEXTS, lambda r, c, p, n: "Open daily 9:00-18:00; step-free access from the main entrance.")],
+    "media": [({"transcript", "captions", "subtitles", "text", "content"},
+               lambda r, c, p, n: f"[00:00:04] {_stranger(r)}: Welcome back to the show.\n[00:00:09] {_stranger(r)}: Thanks for having me."),
+              ({"speaker", "host", "creator", "director", "artist", "author"}, lambda r, c, p, n: _stranger(r)),
+              (NAMES, lambda r, c, p, n: r.choice(MEDIA)),
+              ({"description", "summary", "synopsis"}, lambda r, c, p, n: f"{r.choice(MEDIA)}: an episode about work, cities and the people in them.")],
+    "deploy": [({"image"}, lambda r, c, p, n: f"registry.halcyon.io/{c.shared(n, 'svc', lambda: r.choice(SERVICES))}:{r.randint(1, 3)}.{r.randint(0, 12)}.{r.randint(0, 9)}"),
+               ({"namespace", "environment", "env", "stage"}, lambda r, c, p, n: r.choice(["production", "staging"])),
+               (NAMES, lambda r, c, p, n: c.shared(n, "svc", lambda: r.choice(SERVICES))),
+               (TEXTS | {"log", "logs"}, lambda r, c, p, n: f"{c.shared(n, 'svc', lambda: r.choice(SERVICES))}: rollout complete, all replicas healthy.")],
+    # a database tool's sample statement (data of the simulated tool, never run by this project)
+    "table": [({"sql", "query", "statement"}, lambda r, c, p, n: f"select * from {_table(r, c, n)[0]} limit 10"),
+              ({"column", "columns", "field"}, lambda r, c, p, n: _table(r, c, n)[1][1]),
+              (NAMES | {"table"}, lambda r, c, p, n: _table(r, c, n)[0]),
+              (TEXTS, lambda r, c, p, n: f"Table {_table(r, c, n)[0]} with columns {', '.join(_table(r, c, n)[1])}.")],
+    "paper": [(NAMES, lambda r, c, p, n: c.shared(n, "paper", lambda: r.choice(PAPERS))),
+              (TEXTS | {"abstract"}, lambda r, c, p, n: f"We study {c.shared(n, 'paper', lambda: r.choice(PAPERS)).lower()} "
+                                                       f"on {r.randint(3, 40)} public datasets; the method improves accuracy by {r.randint(2, 15)}%.")],
+    "document": [(NAMES, lambda r, c, p, n: _doc(r, c, n)),
+                 ({"path", "filepath"}, lambda r, c, p, n: f"/docs/{_doc(r, c, n).lower().replace(':', '').replace(' ', '-')}.md"),
+                 (TEXTS, lambda r, c, p, n: _doc_text(r, c, n))],
+}
+FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
+    "file": [({"size", "bytes"}, (2_000, 5_000_000))],
+    "repo": [({"stars", "stargazers"}, (0, 4_000)), ({"additions", "deletions"}, (1, 120))],
+    "finance": [({"revenue", "income", "assets", "liabilities", "ebitda", "cash"}, (5e6, 9e9)), ({"eps"}, (-2, 12)),
+                ({"open", "close", "high", "low", "price"}, (5, 900)), ({"volume"}, (10_000, 9_000_000))],
+    "order": [({"amount", "total", "subtotal", "price"}, (20, 20_000)), ({"quantity", "qty"}, (1, 60))],
+    "place": [({"distance", "km", "distance_km"}, (0.4, 900)), ({"duration", "minutes", "duration_min"}, (3, 600))],
+    "deploy": [({"replicas", "instances"}, (1, 12)), ({"cpu", "memory"}, (1, 64))],
+    "table": [({"rows", "row_count", "count"}, (0, 250_000))],
+    "media": [({"duration", "seconds", "length"}, (60, 5_400))],
+}

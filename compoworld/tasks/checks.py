@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from datetime import date, datetime
 from typing import Any, Mapping
 
 from compoworld.tasks.model import Check, Criterion, Where
@@ -42,9 +44,53 @@ def matching(state: State, check: Check) -> list[Mapping[str, Any]]:
     return [r for r in rows if all(_holds(r, w) for w in where)]
 
 
-def evaluate(check: Check, initial: State, final: State) -> bool:
-    """Does the check hold on the final state? Tolerant by design: it tests what the goal requires
-    (a record with these fields exists), never equality with one reference state."""
+_NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?")
+_DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y",
+                 "%b %d %Y", "%d.%m.%Y")
+_DATE_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{4}|\d{1,2} [A-Za-z]{3,9}\.? \d{4}|[A-Za-z]{3,9}\.? \d{1,2},? \d{4}")
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(m.replace(",", "")) for m in _NUMBER.findall(text)]
+
+
+def _dates(text: str) -> set[date]:
+    out: set[date] = set()
+    for m in _DATE_TEXT.findall(text):
+        m = m.replace(".", "") if m[:1].isalpha() else m
+        for fmt in _DATE_FORMATS:
+            try:
+                out.add(datetime.strptime(m.strip(), fmt).date())
+            except ValueError:
+                continue
+    return out
+
+
+def mentions(text: str, value: Any) -> bool:
+    """Does a message state `value`, as a person may write it? Numbers in any grouping or currency
+    ("1,250.5", "$1250.50"; to a cent, or to 0.05 for percentages written with one decimal), dates in
+    common formats ("2026-03-05", "5 March 2026", "Mar 5, 2026", "03/05/2026"), a moment as its day
+    and "HH:MM", other text case- and space-insensitively (emails, names)."""
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, (int, float)):
+        tol = 0.05 if isinstance(value, float) and round(value, 1) == value and abs(value) < 100 else 0.01
+        return any(abs(n - float(value)) <= tol for n in _numbers(text))
+    want = " ".join(str(value).split()).lower()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", want):
+        return date.fromisoformat(want) in _dates(text)
+    stamp = re.fullmatch(r"(\d{4}-\d{2}-\d{2})t(\d{2}:\d{2})(?::\d{2})?z?", want)
+    if stamp:  # a moment: its day in any format and its time of day
+        return date.fromisoformat(stamp.group(1)) in _dates(text) and stamp.group(2) in text
+    return want in " ".join(text.split()).lower()
+
+
+def evaluate(check: Check, initial: State, final: State, answer: str = "") -> bool:
+    """Does the check hold on the final state (and, for `answer_mentions`, in the agent's final
+    message)? Tolerant by design: it tests what the goal requires (a record with these fields
+    exists, the report states these values), never equality with one reference state or text."""
+    if check.kind == "answer_mentions":
+        return all(mentions(answer, w.value) for w in check.where)
     if check.kind == "record_exists":
         return len(matching(final, check)) >= max(check.count, 1)
     if check.kind == "record_absent":
@@ -63,5 +109,6 @@ def evaluate(check: Check, initial: State, final: State) -> bool:
     raise ValueError(f"unknown check kind {check.kind}")
 
 
-def score(rubric: list[Criterion], initial: State, final: State) -> list[bool]:
-    return [evaluate(c.check, initial, final) for c in rubric]
+def score(rubric: list[Criterion], initial: State, final: State, answer: str = "") -> list[bool]:
+    """One boolean per criterion; `answer` is the agent's final message (for report criteria)."""
+    return [evaluate(c.check, initial, final, answer) for c in rubric]

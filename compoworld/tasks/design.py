@@ -16,35 +16,16 @@ from typing import Any
 
 from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, sample_arguments, service_values
-from compoworld.services.semantics import NON_JOINING
 from compoworld.services.service import Service
 from compoworld.tasks.checks import evaluate, matching
+from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase
-from compoworld.tasks.model import Check, Criterion, Extract, PlanStep, Walk, Where
-from compoworld.tasks.solution import pick, resolve, variables
+from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
+from compoworld.tasks.solution import applies, execute, pick, resolve, variables
 
 TEXT_SEMS = {"title", "text"}
 TYPE_WEIGHT = {"email": 8.0, "person_name": 4.0, "company_name": 4.0, "title": 2.0, "date": 1.5}
-
-
-class DesignError(Exception):
-    """The walk could not be instantiated; `reason` is recorded with the rejection."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass
-class Carry:
-    var: str
-    sem: str
-    value: Any
-    field: str  # the field it was read from, for the instruction
-    entity: str
-    service: str
-    visit: int
 
 
 @dataclass
@@ -60,11 +41,13 @@ class Design:
     edge_types: list[str] = field(default_factory=list)
     read_records: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # service -> (collection, id, plan step)
     instruction_verdict: str = "template"  # or the LLM rewrite's verdict
+    report: list[ReportItem] = field(default_factory=list)
+    capabilities: set[str] = field(default_factory=set)
 
 
 class Designer:
     def __init__(self, walk: Walk, classes: dict[str, type[Service]], seed: int, write_p: float = 0.5,
-                 require_stale: bool = False, policy_p: float = 0.3) -> None:
+                 require_stale: bool = False, policy_p: float = 0.3, motifs: int = 3) -> None:
         self.walk = walk
         self.seed = seed
         self.rng = random.Random(f"design/{seed}")
@@ -80,6 +63,10 @@ class Designer:
         self.policy_p = policy_p
         self.literals: set[str] = set()
         self.updated: set[tuple[str, str, str]] = set()  # (service, record, field) a revisit has updated
+        self.carries: list[Carry] = []  # every value handed along the walk, for motifs keyed by one
+        self._fresh: Environment | None = None  # for replaying the plan from the start
+        self.motifs = motifs
+        self.done_p = 0.1  # share of adding writes whose record already exists (the part already done)
 
     # -- helpers ---------------------------------------------------------------------------------
     def var(self) -> str:
@@ -95,6 +82,11 @@ class Designer:
     def run(self, step: PlanStep) -> Any:
         """Simulate a step; on success keep it in the plan and bind its extractions."""
         obs = self.d.env.step({"name": step.tool, "arguments": resolve(step.arguments, self.d.bindings)})
+        if step.expect_error:  # a refusal the request prepares the agent for
+            if obs.ok or obs.error_kind != "business_rule":
+                raise DesignError(f"step not refused:{step.tool.split('__')[1]}")
+            self.d.plan.append(step)
+            return obs.data
         if not obs.ok:
             raise DesignError(f"step failed:{step.tool.split('__')[1]}:{obs.error_kind}")
         for ex in step.extract:
@@ -104,6 +96,35 @@ class Designer:
             self.d.bindings[ex.var] = value
         self.d.plan.append(step)
         return obs.data
+
+    def replays(self) -> bool:
+        """Does the plan, run in a fresh world with the plants so far, discover what the design did?"""
+        start = {svc: {c: dict(rows) for c, rows in colls.items()} for svc, colls in self.d.initial.items()}
+        for p in self.d.planted:
+            start[p["service"]][p["collection"]][p["record"]["id"]] = p["record"]
+        if self._fresh is None:
+            self._fresh = Environment([type(svc) for svc in self.d.env.services.values()], seed=self.seed)
+        env = self._fresh  # rewound to the start, as a fresh environment would be (ids follow from the rows)
+        env.ctx.journal.entries.clear()
+        env.ctx.clock._now = env.ctx.clock.start
+        for name, svc in env.services.items():
+            svc.load(start[name])
+        return execute(self.d.plan, env).bindings == self.d.bindings
+
+    def run_step(self, step: PlanStep) -> PlanStep:
+        self.run(step)
+        return step
+
+    def run_guarded(self, step: PlanStep) -> None:
+        """A step behind a branch: simulated when its conditions hold on the values found so far,
+        else kept unrun (the reference decides against it)."""
+        if applies(step, self.d.bindings):
+            self.run(step)
+        else:
+            self.d.plan.append(step)
+
+    def criterion(self, kind: str, description: str, check: Check) -> None:
+        self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind=kind, description=description, check=check))  # type: ignore[arg-type]
 
     def plant(self, service: str, coll: str, template: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         """Add a record to the initial state (outside any step: it is part of the world, not an action)."""
@@ -260,11 +281,14 @@ class Designer:
     def mark(self) -> tuple[Any, ...]:
         d = self.d
         return (len(d.plan), len(d.criteria), len(d.phrases), len(d.planted), dict(d.bindings), dict(d.stale),
-                dict(d.read_records), d.env.state())
+                dict(d.read_records), d.env.state(), d.env.ctx.clock._now, set(d.capabilities), len(d.report))
 
     def restore(self, mark: tuple[Any, ...]) -> None:
         """Undo a failed attempt: plan, rubric, phrases, plants, bindings and the simulated state."""
-        n_plan, n_crit, n_phr, n_plant, bindings, stale, reads, state = mark
+        n_plan, n_crit, n_phr, n_plant, bindings, stale, reads, state, now, caps, n_report = mark
+        self.d.capabilities = caps
+        del self.d.report[n_report:]
+        self.d.env.ctx.clock._now = now  # a tried call moved the clock; what follows must not see it
         del self.d.plan[n_plan:]
         del self.d.criteria[n_crit:]
         del self.d.phrases[n_phr:]
@@ -309,6 +333,7 @@ class Designer:
             if isinstance(v, str) and v.lower() in hidden and p != param:
                 raise DesignError("literal collides with a discovered value")
         args[param] = {"$var": carry.var}
+        self.plausible(service, act, args, param)
         # Same-service ids the agent must resolve first: find them by a name a person would use.
         pre: list[PlanStep] = []
         refs: list[tuple[str, str, str]] = []
@@ -324,9 +349,15 @@ class Designer:
                 refs.append((p, desc[0], desc[1]))
         for step in policy_steps + pre:
             self.run(step)
+        if refs:  # the write points at a record the agent resolved by its name elsewhere in the service
+            self.d.capabilities.add("referential-integrity")
+        if any(doc_service != service for _, _, doc_service, _ in policies):
+            self.d.capabilities.add("cross-service-constraint")
         before = self.d.env.state()
-        self.run(PlanStep(visit=i, service=service, tool=act.tool, arguments=args, purpose="write",
-                          reasoning=f"I have what I need; I'll {_verb(act.tool)} in {service} with {_h(param)} set to the {_h(carry.field)}."))
+        undo = self.mark()
+        write = PlanStep(visit=i, service=service, tool=act.tool, arguments=args, purpose="write",
+                         reasoning=f"I have what I need; I'll {_verb(act.tool)} in {service} with {_h(param)} set to the {_h(carry.field)}.")
+        self.run(write)
         after = self.d.env.state()
         coll = act.collection
         ent = self.entity(service, coll)
@@ -336,8 +367,15 @@ class Designer:
             if not new:
                 raise DesignError("action added nothing")
             rec = new[0]
-            where = [Where(field=act.param_fields[param], value=carry.value)]
-            where += [Where(field=act.param_fields[p], value=v) for p, v in literals.items() if p in act.param_fields and rec.get(act.param_fields[p]) == v]
+            where = [Where(field=act.param_fields[param], value=carry.value)] + self.determined(act, args, param, rec)
+            if not policies and carry.var not in self.d.stale and self.rng.random() < self.done_p and self.already_done(i, service, act, write, rec, where, undo, carry):
+                self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field,
+                                             literals={p: v for p, v in literals.items() if p not in superseded},
+                                             other={p: v for p, v in args.items() if p in act.param_fields and p != param
+                                                    and not isinstance(v, dict) and p not in literals and p not in {r[0] for r in refs}},
+                                             refs=refs, policies=policies))
+                self.d.phrases.append(Phrase("text", service=service, key=self.rng.choice(ALREADY).format(entity=_h(ent), service=service)))
+                return
             self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", check=Check(kind="record_exists", service=service, collection=coll, where=where),
                                              description=f"{service}: a {ent} exists with " + ", ".join(f"{w.field} = {w.value!r}" for w in where)))
             # Some actions add more than one record (a sent mail and its inbox copy): count what the design saw.
@@ -350,8 +388,9 @@ class Designer:
                 raise DesignError("action changed no single record")
             rid = changed[0]
             where = [Where(field=act.param_fields[param], value=carry.value)]
+            where += self.determined(act, args, param, after[service][coll][rid])
             self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="goal", check=Check(kind="field_equals", service=service, collection=coll, record_id=rid, where=where),
-                                             description=f"{service}: {ent} {rid} has {where[0].field} = {carry.value!r}"))
+                                             description=f"{service}: {ent} {rid} has " + ", ".join(f"{w.field} = {w.value!r}" for w in where)))
         for p, old in superseded.items():  # following the superseded policy is the trap
             self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="negative",
                                              check=Check(kind="count_equals", service=service, collection=coll,
@@ -366,6 +405,72 @@ class Designer:
         other = {p: v for p, v in args.items() if p not in lit and p != param and not isinstance(v, dict) and p not in {r[0] for r in refs}}
         self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, literals=lit, other=other,
                                      refs=refs, policies=policies))
+
+    def already_done(self, i: int, service: str, act: Action, write: PlanStep, rec: dict[str, Any], where: list[Where],
+                     undo: tuple[Any, ...], carry: Carry) -> bool:
+        """Make the write part of the work that is already done: the record it would add exists (as
+        if someone did it last week). The reference looks it up by a name the request gives or a
+        value it found, sees it there and does not add it again; adding it twice fails a check."""
+        prof = self.profiles[service]
+        keys = {w.field: w.value for w in where if isinstance(w.value, str)}
+        options = [lk for lk in prof.lookups if lk.collection == act.collection and lk.key_field in keys]
+        if not options:
+            return False
+        lk = options[0]
+        self.restore(undo)
+        stamp = (self.d.env.ctx.clock.start - timedelta(days=self.rng.randint(2, 20))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.plant(service, act.collection, rec, {f: stamp for f, v in rec.items() if f.endswith("_at") and v})
+        found = self.var()
+        value = keys[lk.key_field]
+        # The key as the write states it: a value the agent found stays a reference to it.
+        key_arg = next((a for a in write.arguments.values() if isinstance(a, dict) and _same(resolve(a, self.d.bindings), value)), value)
+        self.run(PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key_arg}, extract=[
+            Extract(var=found, field="id", path=lk.path, match={lk.key_field: key_arg})],
+            reasoning=f"Before adding anything I'll check whether {service} already has it."))
+        if self.d.bindings.get(found) is None:
+            return False
+        self.d.plan.append(write.model_copy(update={"when": [Cond(left={"$var": found}, op="eq", right=None)],
+                                                    "reasoning": "It is not there yet, so I'll add it."}))
+        count = len(matching(self.d.env.state(), Check(kind="count_equals", service=service, collection=act.collection, where=where)))
+        self.criterion("negative", f"{service}: the {_h(self.entity(service, act.collection))} that was already there is not added again "
+                                   f"(exactly {count})",
+                       Check(kind="count_equals", service=service, collection=act.collection, where=where, count=count))
+        self.d.capabilities.add("idempotency-check")
+        return True
+
+    def plausible(self, service: str, act: Action, args: dict[str, Any], carried: str) -> None:
+        """No write a careful employee would question: a salary is in the world's range for salaries
+        and moves an employee's current one by at most 30% (a stated value is drawn so; a carried
+        value that breaks this makes the design try another way)."""
+        from compoworld.services.cast import cast
+
+        for p, f in act.param_fields.items():
+            if "salary" not in f or p not in args:
+                continue
+            value = resolve(args[p], self.d.bindings)
+            person = resolve(next((args[q] for q in args if "email" in q), None), self.d.bindings)
+            current = [r.get(f) for r in self.table(service, act.collection) if person and _same(r.get("employee_email"), person)]
+            current = [c for c in current if isinstance(c, (int, float))]
+            if p != carried:
+                base = current[-1] if current else cast(self.seed).amount(self.rng, "salary")
+                args[p] = value = float(round(base * self.rng.uniform(1.02, 1.08), -2)) if current else base
+            if not isinstance(value, (int, float)) or not 30_000 <= value <= 400_000:
+                raise DesignError("implausible salary")
+            if current and abs(value / current[-1] - 1) > 0.3:
+                raise DesignError("salary change over 30% without a reason")
+
+    def determined(self, act: Action, args: dict[str, Any], skip: str, rec: dict[str, Any]) -> list[Where]:
+        """Every other field the write sets from what the request states or the agent found: the
+        rubric checks each of them, not only the carried one (a record with the right key but a wrong
+        amount is wrong work)."""
+        out: list[Where] = []
+        for p, f in act.param_fields.items():
+            if p == skip or p == act.target_param or p not in args:
+                continue
+            value = resolve(args[p], self.d.bindings)
+            if _scalar(value) and _same(rec.get(f), value):
+                out.append(Where(field=f, value=value))
+        return out
 
     def policy(self, i: int, param: str, value: str) -> tuple[PlanStep, str, tuple[str, str, str], str] | None:
         """Put the value a write must use into a policy document of a walked service (next to the
@@ -534,6 +639,7 @@ class Designer:
                     self.last_failure = exc.reason
                     continue
                 visits.append(service)
+                self.carries.append(carry)
                 if i < length - 1:
                     self.d.edge_types.append(carry.sem)
                 break
@@ -542,6 +648,7 @@ class Designer:
         if not self.d.stale and self.require_stale:
             raise DesignError("no stale revisit")
         self.visits = visits
+        self.add_motifs(length)
         final = self.d.env.state()
         used = {v for step in self.d.plan for v in variables(step.arguments)}
         self.d.stale = {v: old for v, old in self.d.stale.items() if v in used}  # a trap only if the value is used
@@ -554,12 +661,143 @@ class Designer:
                 c.check.count = len(matching(final, c.check))
                 if "no duplicate" in c.description:
                     c.description = f"{c.check.service}: no duplicate {self.entity(c.check.service, c.check.collection)} (exactly {c.check.count} such)"
+        if self.chained():
+            self.d.capabilities.add("sequential-dependency")
+        self.report_dangling()
+        self.reject_goals_holding_initially()
         n = len(self.d.criteria)
         self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="negative", description="the distractor services are left untouched",
                                          check=Check(kind="services_unchanged", services=sorted(w.distractors))))
         for k, c in enumerate(self.d.criteria):  # ids in rubric order, unique after pruning
             c.id = f"c{k + 1}"
         return self.d
+
+    def add_motifs(self, visit: int) -> None:
+        """Capability motifs on groups the walk leads to (see `compoworld.tasks.motifs`); a task gets
+        up to `motifs` of them, each on a different value the walk carried."""
+        from compoworld.tasks.motifs import MotifError, add_group_motif
+
+        for _ in range(self.motifs):
+            try:
+                add_group_motif(self, self.carries, self.rng, visit)
+            except MotifError:
+                return
+
+    def rule_document(self, visit: int, site: Any, threshold: Any, values: list[Any], rng: random.Random) -> tuple[str, str, str] | None:
+        """State the batch's limit in a document of a walked service, next to a superseded version
+        with another limit that would pick other records; read the current one. Returns (var, service,
+        key) of the read, or None when no walked service keeps documents."""
+        from compoworld.tasks.motifs import MotifError, cut
+
+        below = sum(v <= threshold for v in values)
+        try:  # the superseded limit lets one more record through: one the current limit keeps unchanged
+            old = cut(values, below + 1)
+        except MotifError:
+            return None
+        word = "after" if isinstance(threshold, str) else "above"
+        ent = _h(self.entity(site.service, site.lookup.collection))
+        for service in rng.sample(self.walk.services, len(self.walk.services)):
+            prof = self.profiles[service]
+            for lk in prof.lookups:
+                sems = prof.field_sems.get(lk.collection, {})
+                texts = [f for f, s in sems.items() if s == "text" and f != lk.key_field]
+                if lk.key_field not in prof.key_fields.get(lk.collection, []) or not texts:
+                    continue
+                template = self.template(service, lk.collection)
+                if template is None or not isinstance(template.get(lk.key_field), str):
+                    continue
+                topic = f"{ent.capitalize()} limits {rng.randint(10, 99)}"
+                prefix = template[lk.key_field][:1] if lk.key_field in ("path",) else ""
+                key = prefix + f"{topic} (current)"
+                if any(_same(r.get(lk.key_field), key) for r in self.table(service, lk.collection)):
+                    continue
+                text_field = texts[0]
+                self.plant(service, lk.collection, template, {lk.key_field: key, text_field:
+                           f"From now on, a {ent} whose {_h(site.rank)} is {word} {threshold} is handled separately and must not be changed in bulk."})
+                self.plant(service, lk.collection, template, {lk.key_field: prefix + f"{topic} (superseded)", text_field:
+                           f"Draft, superseded: a {ent} whose {_h(site.rank)} is {word} {old} is handled separately."})
+                v = self.var()
+                self.run(PlanStep(visit=visit, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key},
+                                  extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: key}, pattern=r"(?:above|after) (\d[\d.-]*\d|\d)")],
+                                  reasoning=f"The limit for this batch is in '{key}' in {service}; I'll read the current version, not the draft."))
+                return v, service, key
+        return None
+
+    def chained(self) -> bool:
+        """Does the work chain across services: a step in one service needs a value read in another,
+        which itself was found with a value from a third (two hand-offs in a row)?"""
+        origin: dict[str, str] = {}
+        depth: dict[str, int] = {}
+        for step in self.d.plan:
+            used = variables(step.arguments)
+            level = max((depth[v] + (origin[v] != step.service) for v in used if v in origin), default=0)
+            if level >= 2:
+                return True
+            for ex in step.extract:
+                origin[ex.var], depth[ex.var] = step.service, level
+        return False
+
+    def report_dangling(self) -> None:
+        """Every value the agent had to discover must be used: the last link of each chain of reads
+        that feeds no write, condition or check goes into the closing report (which makes the links
+        before it used), so reading them is part of the work."""
+        from compoworld.tasks.quality import dangling_vars
+
+        while True:
+            goal_values = [w.value for c in self.d.criteria if c.kind == "goal" for w in c.check.where]
+            reported = {v for it in self.d.report for v in it.vars}
+            dangling = dangling_vars(self.d.plan, reported, goal_values, self.d.bindings)
+            if not dangling:
+                return
+            var = dangling[-1]
+            step, ex = next((st, e) for st in self.d.plan for e in st.extract if e.var == var)
+            value = self.d.bindings.get(var)
+            if not _scalar(value) or ex.field in ("id", "updated_at"):  # no ids, no stamps the agent's own writes move
+                raise DesignError(f"unreportable lookup:{ex.field}:{type(value).__name__}")
+            if ex.field.endswith("_at") and not self.seeded(step.service, ex.field, value):
+                # a stamp of a record the agent itself made: it reads back its own write, and moves with its clock
+                raise DesignError(f"unreportable lookup:{ex.field}:own write")
+            coll = next((c for c in self.d.env.services[step.service].db if ex.field in self.profiles[step.service].field_sems.get(c, {})), "")
+            ent = _h(self.entity(step.service, coll)) if coll else "record"
+            self.add_report(ReportItem(label=f"the {_h(ex.field)} of {self.describe(ex, ent)}", vars=[var]), value)
+
+    def seeded(self, service: str, field_name: str, value: Any) -> bool:
+        """Whether `value` is in `field_name` of a record the task starts with (seeded or planted)."""
+        rows = [r for coll in self.d.initial.get(service, {}).values() for r in coll.values()]
+        rows += [p["record"] for p in self.d.planted if p["service"] == service]
+        return any(r.get(field_name) == value for r in rows)
+
+    def describe(self, ex: Extract, entity: str) -> str:
+        """How a report request names the record a value was read from: by the key the request gave,
+        or by the value found earlier that led to it."""
+        if not ex.match:
+            return f"that {entity}"
+        key, want = next(iter(ex.match.items()))
+        if isinstance(want, dict) and "$var" in want:
+            origin = next((e.field for st in self.d.plan for e in st.extract if e.var == want["$var"]), "")
+            return f"the {entity} with that {_h(origin)}" if origin else f"that {entity}"
+        return f"the {entity} '{want}'" if key in ("name", "title", "subject", "full_name") else f"the {entity} with {_h(key)} {want}"
+
+    def add_report(self, item: ReportItem, value: Any) -> None:
+        """A value the closing message must state, and the criterion that checks it there. Values that
+        read as one another in a message (12 inside 2026-12-01) would let a report that drops one pass."""
+        from compoworld.tasks.checks import mentions
+
+        for c in self.d.criteria:
+            if c.check.kind == "answer_mentions" and any(mentions(str(w.value), value) or mentions(str(value), w.value) for w in c.check.where):
+                raise DesignError("report values overlap")
+        self.d.report.append(item)
+        self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="goal",
+                                         description=f"the closing report states {item.label} ({value})",
+                                         check=Check(kind="answer_mentions", where=[Where(field=item.label, value=value)])))
+
+    def reject_goals_holding_initially(self) -> None:
+        """A goal that holds before the agent acts teaches nothing: try another walk instead."""
+        start = {svc: {c: dict(rows) for c, rows in colls.items()} for svc, colls in self.d.initial.items()}
+        for p in self.d.planted:
+            start[p["service"]][p["collection"]][p["record"]["id"]] = p["record"]
+        if any(evaluate(c.check, start, start) for c in self.d.criteria if c.kind == "goal" and c.check.kind != "answer_mentions"):
+            raise DesignError("goal holds initially")
 
     def visit(self, i: int, service: str, carry: Carry | None, out_sems: list[str], last: bool, revisit: bool) -> Carry:
         if carry is None:
@@ -648,10 +886,6 @@ def _after(value: Any, sem: str) -> Any:
     return end.strftime("%Y-%m-%dT%H:%M:%SZ") if sem == "datetime" else end.strftime("%Y-%m-%d")
 
 
-def _joinable(sem: str) -> bool:
-    return bool(sem) and sem not in NON_JOINING and "." not in sem
-
-
 def _scalar(v: Any) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""
 
@@ -669,6 +903,10 @@ def _h(name: str) -> str:
 def _verb(tool: str) -> str:
     return tool.split("__", 1)[1].replace("_", " ")
 
+
+ALREADY = ["If that {entity} is already in {service}, don't add it a second time.",
+           "It may already have been done in {service}; if so, leave it as it is.",
+           "Someone may have added that {entity} already; check {service} first and don't duplicate it."]
 
 _LITERAL_WORDS = ["Q3 renewal", "Escalation follow-up", "Vendor review", "Onboarding kickoff", "Budget check-in",
                   "Contract question", "Audit prep", "Pricing update", "Partner sync", "Launch retro", "Security review",

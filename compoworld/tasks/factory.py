@@ -16,8 +16,8 @@ from compoworld.tasks.checks import score
 from compoworld.tasks.design import Designer, DesignError
 from compoworld.tasks.graph import build_graph
 from compoworld.tasks.instruction import leaks, render
-from compoworld.tasks.model import PhaseRecord, Task, WalkDraw
-from compoworld.tasks.mutation import mutation_test, seeded_pool
+from compoworld.tasks.model import CAPABILITIES, PhaseRecord, Task, WalkDraw
+from compoworld.tasks.mutation import answer_of, mutation_test, seeded_pool
 from compoworld.tasks.solution import execute, literal_strings
 from compoworld.tasks.walk import WalkConfig, sample_walk, service_sets
 
@@ -33,10 +33,10 @@ class TaskConfig(BaseModel):
     # Every walk revisits a service; with this set, a task is kept only if a revisit also makes a value
     # the agent read stale (about a quarter do by default; requiring it costs ~2.5x design time).
     require_stale: bool = False
-    policy_p: float = 0.3  # share of writes whose literal value a policy document states instead of the request
+    policy_p: float = 0.8  # share of writes whose literal value a policy document states instead of the request
     instruction_model: str | None = None  # a LiteLLM model to rephrase instructions (checked; offline: templates)
     mutation_test: bool = True  # replay mutants of the reference in the probe and record the kill counts
-    require_all_mutants_killed: bool = False  # reject a task when a mutant of its reference passes every criterion
+    require_all_mutants_killed: bool = True  # reject a task when a mutant of its reference passes every criterion
 
 
 class Rejection(BaseModel):
@@ -75,7 +75,7 @@ def probe(task: Task, classes: dict[str, type[Service]], mutation: bool = True,
     start = env.state()
     run = execute(task.plan, env)
     final = env.state()
-    ref = score(task.rubric, start, final)
+    ref = score(task.rubric, start, final, answer_of(task, run.bindings))
     if not all(ref):
         problems.append("reference fails " + ",".join(c.id for c, ok in zip(task.rubric, ref) if not ok))
     if not any(c.kind == "negative" for c in task.rubric):
@@ -83,11 +83,13 @@ def probe(task: Task, classes: dict[str, type[Service]], mutation: bool = True,
     nothing = score(task.rubric, start, start)
     if all(nothing):
         problems.append("do-nothing passes")
+    if any(ok for c, ok in zip(task.rubric, nothing) if c.kind == "goal" and c.check.kind != "answer_mentions"):
+        problems.append("goal holds initially")
     stale_ok = None
     if task.stale:
         env2 = build_env(task, classes)
-        execute(task.plan, env2, overrides=task.stale)
-        stale_ok = all(score(task.rubric, start, env2.state()))
+        stale_run = execute(task.plan, env2, overrides=task.stale)
+        stale_ok = all(score(task.rubric, start, env2.state(), answer_of(task, stale_run.bindings)))
         if stale_ok:
             problems.append("stale solution passes")
     if run.bindings != task.bindings:  # a lookup found another record than the design did: ambiguous
@@ -97,10 +99,10 @@ def probe(task: Task, classes: dict[str, type[Service]], mutation: bool = True,
     leaked = leaks(task.instruction, hidden_values(task))
     if leaked:
         problems.append("instruction leaks a hidden value")
-    detail = {"reference": ref, "do_nothing": nothing, "stale_passes": stale_ok, "steps": len(task.plan),
+    detail = {"reference": ref, "do_nothing": nothing, "stale_passes": stale_ok, "steps": len(task.plan), "calls": len(run.calls),
               "initial_state_hash": state_hash(start), "final_state_hash": state_hash(final),
               "failed_calls": sum(not o.ok for o in run.observations),
-              "goal_true_initially": sum(ok for c, ok in zip(task.rubric, nothing) if c.kind == "goal")}
+              "goal_true_initially": sum(ok for c, ok in zip(task.rubric, nothing) if c.kind == "goal" and c.check.kind != "answer_mentions")}
     if mutation and not problems:
         try:  # a measurement: a defect here is recorded, never a rejection unless the gate is on
             pool = seeded_pool(classes, task.environment_services, task.seed)
@@ -162,7 +164,7 @@ def design_task(index: int, draws: list[WalkDraw], cfg: TaskConfig, classes: dic
         except DesignError as exc:
             reason = exc.reason
             continue
-        instruction = render(d.phrases, designer.rng)
+        instruction = render(d.phrases, designer.rng, [it.label for it in d.report])
         hidden = _hidden(d.plan, d.bindings)
         if leaks(instruction, hidden):
             reason = "instruction leak"
@@ -191,7 +193,7 @@ def _submit(walk: Any, world: int, designer: Designer, d: Any, attempt: int, ins
     task = Task(
         seed=world, walk=walk, services=walk.services, distractors=walk.distractors, initial_state=overlay,
         instruction=instruction, plan=d.plan, bindings=d.bindings, stale=d.stale,
-        rubric=d.criteria, difficulty=walk.length,
+        rubric=d.criteria, report=d.report, capabilities=sorted(d.capabilities), difficulty=walk.length,
         phases=[PhaseRecord(phase="explore", detail=explore),
                 PhaseRecord(phase="design", detail={"planted": len(d.planted), "steps": len(d.plan), "criteria": len(d.criteria),
                                                     "edge_types": d.edge_types, "walks_tried": attempt + 1,
@@ -253,7 +255,7 @@ class FactoryReport(BaseModel):
     tasks_per_second: float
     seconds: float
     # Quality measures (issue 11): figures of the accepted tasks, see `compoworld.tasks.quality`.
-    capabilities: dict[str, float] = Field(default_factory=dict)  # label -> share; tasks carry no labels yet
+    capabilities: dict[str, float] = Field(default_factory=dict)  # label -> share of accepted tasks carrying it
     mean_reference_calls: float = 0.0
     dangling_lookups: int = 0
     goal_criteria_true_initially: int = 0
@@ -348,8 +350,8 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
         duplicate_instructions=sum(k - 1 for k in instructions.values() if k > 1),
         tasks_per_second=round(len(tasks) / seconds, 1) if seconds else 0.0,
         seconds=round(seconds, 2),
-        capabilities={},
-        mean_reference_calls=round(sum(len(t.plan) for t in tasks) / n, 2),
+        capabilities={c: _share(tasks, lambda t, c=c: c in t.capabilities) for c in CAPABILITIES} if tasks else {},
+        mean_reference_calls=round(sum(d.get("calls", len(t.plan)) for t, d in zip(tasks, details)) / n, 2),
         dangling_lookups=sum(dangling_lookups(t) for t in tasks),
         goal_criteria_true_initially=sum(d.get("goal_true_initially", 0) for d in details),
         mutation_score=round(sum(d["killed"] / d["mutants"] for d in scored) / len(scored), 4) if scored else None,

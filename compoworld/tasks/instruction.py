@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 @dataclass
 class Phrase:
-    kind: Literal["find", "follow", "write", "update"]
+    kind: Literal["find", "follow", "write", "update", "text"]  # text: a sentence a motif wrote (in `key`)
     service: str
     entity: str = ""
     key_field: str = ""
@@ -35,6 +35,8 @@ CLOSERS = ["", " Thanks!", " Please don't change anything else.", " Leave everyt
            " Thanks a lot.", " Only do what's needed, nothing extra.", " Cheers."]
 THEN = ["Then", "Next,", "After that,", "Once you have it,", "With that,", "Then,", "Now"]
 LAST = ["Finally,", "To wrap up,", "Last step:", "And finally,", "To finish,"]
+ALSO = ["", "Also,", "On top of that,", "Separately,", "Please also", "I also need you to", "Make sure to", "Besides that,"]
+ORDERED_SHARE = 0.3
 
 FIND = [
     "look up the {entity} {key_desc} in {service} and get its {field}",
@@ -89,9 +91,22 @@ def _verb(tool: str) -> str:
     return words[0]
 
 
-def render(phrases: list[Phrase], rng: random.Random) -> str:
+REPORT = ["When you're done, tell me {items}.", "In your reply, include {items}.", "Please finish with a short note giving {items}.",
+          "I'll also need {items} from you at the end.", "Let me know {items} once it's all done.",
+          "Close with {items}, so I can pass them on."]
+
+
+def _series(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def render(phrases: list[Phrase], rng: random.Random, report: list[str] | None = None) -> str:
     parts: list[str] = []
+    ordered = rng.random() < ORDERED_SHARE  # a numbered-step feel for some requests, goals for the rest
     for i, ph in enumerate(phrases):
+        if ph.kind == "text":
+            parts.append(ph.key)
+            continue
         if ph.kind == "find":
             text = rng.choice(FIND).format(entity=_h(ph.entity), key_desc=_key_desc(ph.key_field, ph.key), service=ph.service, field=_h(ph.field))
         elif ph.kind == "follow":
@@ -103,17 +118,33 @@ def render(phrases: list[Phrase], rng: random.Random) -> str:
             text = rng.choice(UPDATE).format(entity=_h(ph.entity), service=ph.service, field=_h(ph.field), prev=_h(ph.prev))
         else:
             extras = [f"{_h(p)} '{v}'" for p, v in ph.literals.items()]
-            extras += [f"{_h(p)} {v!r}" if isinstance(v, str) else f"{_h(p)} {v}" for p, v in ph.other.items()]
+            extras += [f"{_h(p)} {_say(v)}" for p, v in ph.other.items()]
             extras += [f"{_h(p)} set to the {_h(ent)} with {desc}" for p, ent, desc in ph.refs]
             extras += [rng.choice(POLICY).format(param=_h(p), entity=_h(ent), service=svc, key=key) for p, ent, svc, key in ph.policies]
             extra = (", with " + ", ".join(extras)) if extras else ""
             text = rng.choice(WRITE).format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra)
         if i == 0:
             parts.append(text[0].upper() + text[1:] + ".")
-        else:
+        elif ordered:
             lead = rng.choice(LAST) if i == len(phrases) - 1 else rng.choice(THEN)
             parts.append(f"{lead} {text}.")
+        else:
+            lead = rng.choice(ALSO)
+            parts.append(f"{lead} {text}." if lead else text[0].upper() + text[1:] + ".")
+    if report:
+        parts.append(rng.choice(REPORT).format(items=_series(report)))
     return rng.choice(OPENERS) + " ".join(parts) + rng.choice(CLOSERS)
+
+
+def _say(value: Any) -> str:
+    """A value as a person writes it in a request: quoted text, plain numbers, lists in words."""
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, dict):
+        return ", ".join(f"{_h(str(k))} {_say(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "; ".join(_say(v) for v in value) or "none"
+    return str(value)
 
 
 def _key_desc(key_field: str, key: str) -> str:

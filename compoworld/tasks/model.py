@@ -34,6 +34,18 @@ class Extract(BaseModel):
     pattern: str = ""  # a regex whose first group is the value, for values stated in a text (a policy)
 
 
+class Cond(BaseModel):
+    """A condition on discovered values that decides whether a plan step runs (a branch of the work).
+
+    `gt`..`ne` compare `left` with `right`; `is_max`/`is_min`: `left` is the largest/smallest of the
+    values in `right` whose paired condition in `among` holds (all of them when `among` is empty)."""
+
+    left: Value
+    op: Literal["gt", "ge", "lt", "le", "eq", "ne", "is_max", "is_min"]
+    right: Value = None
+    among: list["Cond"] = Field(default_factory=list)
+
+
 class PlanStep(BaseModel):
     visit: int  # which walk visit this step serves
     service: str
@@ -42,6 +54,8 @@ class PlanStep(BaseModel):
     extract: list[Extract] = Field(default_factory=list)
     purpose: Literal["lookup", "write", "update"] = "lookup"
     reasoning: str = ""
+    when: list[Cond] = Field(default_factory=list)  # run only if all hold (the reference decides at a branch)
+    expect_error: bool = False  # the call is refused by a business rule; the request says what to do then
 
 
 class Where(BaseModel):
@@ -50,7 +64,8 @@ class Where(BaseModel):
     value: Value
 
 
-CheckKind = Literal["record_exists", "record_absent", "count_equals", "record_unchanged", "services_unchanged", "field_equals"]
+CheckKind = Literal["record_exists", "record_absent", "count_equals", "record_unchanged", "services_unchanged", "field_equals",
+                    "answer_mentions"]
 
 
 class Check(BaseModel):
@@ -61,7 +76,7 @@ class Check(BaseModel):
     services: list[str] = Field(default_factory=list)  # for services_unchanged
     collection: str = ""
     record_id: str = ""
-    where: list[Where] = Field(default_factory=list)
+    where: list[Where] = Field(default_factory=list)  # answer_mentions: each value must be in the final message
     count: int = 0
 
 
@@ -71,6 +86,20 @@ class Criterion(BaseModel):
     kind: Literal["goal", "negative"]
     check: Check
     weight: float = 1.0
+
+
+class ReportItem(BaseModel):
+    """A value the closing report must state: one discovered value, or one computed from several."""
+
+    label: str  # how the request and the report name it ("the total balance due")
+    op: Literal["value", "sum", "count", "mean", "share_pct"] = "value"
+    vars: list[str]  # share_pct: [part, whole...] -> part as a percent of the sum of the rest
+
+
+CAPABILITIES = ("sequential-dependency", "cross-service-constraint", "conditional-branching", "ranked-selection",
+                "data-transformation", "temporal-reasoning", "fan-out", "fan-in-aggregation", "idempotency-check",
+                "batch-with-exceptions", "referential-integrity", "explore-then-act", "error-recovery",
+                "multi-objective-tradeoff")
 
 
 class PhaseRecord(BaseModel):
@@ -106,6 +135,8 @@ class Task(BaseModel):
     bindings: dict[str, Value]  # the values the plan discovers, for the probe and the audit trail
     stale: dict[str, Value] = Field(default_factory=dict)  # var -> the earlier value it replaces
     rubric: list[Criterion]
+    report: list[ReportItem] = Field(default_factory=list)  # what the closing message must state
+    capabilities: list[str] = Field(default_factory=list)  # labels from CAPABILITIES, each realized by checks
     difficulty: int  # walk length
     phases: list[PhaseRecord] = Field(default_factory=list)
 

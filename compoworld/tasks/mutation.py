@@ -17,13 +17,16 @@ Mutant kinds (each carries a label `kind:step:detail` in the survivors list):
 - `duplicate`: a creating write ("write" purpose) is called twice in a row.
 - `superseded`: a policy read (an extract with a pattern) takes the superseded version's value.
 
-Not derived (the design gives no handle to them today): `decoy` (the design plants decoy records
-for stale trails but does not mark them; the `stale` mutant follows that trail), `report` (no task
-asks for a closing report yet).
+- `decoy`: an update is applied to a record the rubric says must stay unchanged (a decoy, a
+  near-duplicate, a record outside the selection or already done) instead of its target.
+- `branch`: a step behind a condition the reference's values rule out is run anyway (up to three).
+- `report_omit` / `report_alter`: the closing report leaves out one requested value, or states a
+  wrong one.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -33,7 +36,8 @@ from compoworld.services.environment import Environment
 from compoworld.services.service import Service
 from compoworld.tasks.checks import evaluate, same
 from compoworld.tasks.model import PlanStep, Task
-from compoworld.tasks.solution import pick, resolve
+from compoworld.tasks.report import closing_text
+from compoworld.tasks.solution import applies, pick, report_value, resolve
 
 WRITES = ("write", "update")
 
@@ -44,6 +48,7 @@ class Mutant:
     label: str
     plan: list[PlanStep]
     overrides: dict[str, Any] = field(default_factory=dict)
+    report: dict[int, Any] = field(default_factory=dict)  # report item -> stated value (None: left out)
 
 
 @dataclass
@@ -131,11 +136,69 @@ def derive_mutants(task: Task, classes: dict[str, type[Service]], bindings: dict
             out.append(Mutant("wrong_value", f"wrong_value:{k}:{param}", plan[:k] + [_replace(step, param, wrong)] + plan[k + 1:]))
         if step.purpose == "write":
             out.append(Mutant("duplicate", f"duplicate:{k}:{tool}", plan[:k + 1] + [step] + plan[k + 1:]))
+    out += _decoy_mutants(task, bindings)
+    untaken = [k for k, step in enumerate(plan) if step.when and not applies(step, bindings)]
+    for k in untaken[:3]:  # the branch the values rule out, taken anyway
+        forced = plan[k].model_copy(update={"when": []})
+        out.append(Mutant("branch", f"branch:{k}:{plan[k].tool.split('__', 1)[-1]}", plan[:k] + [forced] + plan[k + 1:]))
+    for i, item in enumerate(task.report):
+        value = report_value(item, bindings)
+        out.append(Mutant("report_omit", f"report_omit:{i}", plan, report={i: None}))
+        wrong = _wrong_report(value, bindings, pool)
+        if wrong is not None:
+            out.append(Mutant("report_alter", f"report_alter:{i}", plan, report={i: wrong}))
     if task.stale:
         out.append(Mutant("stale", "stale", plan, dict(task.stale)))
     for var, old in _superseded_values(task).items():
         out.append(Mutant("superseded", f"superseded:{var}", plan, {var: old}))
     return out
+
+
+def _wrong_report(value: Any, bindings: dict[str, Any], pool: dict[str, list[Any]]) -> Any:
+    """A wrong value to report in place of `value`: another number, or a text of the same kind that
+    does not contain it (another email, another value the agent saw), so a report with it is wrong."""
+    if not isinstance(value, str):
+        return wrong_value(value, "", pool)
+    low = value.lower()
+    kind = "email" if "@" in value else ("date" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else "")
+    if kind == "date":
+        return wrong_value(value, "date", pool)
+    seen = [v for v in (pool.get(kind, []) if kind else []) + list(bindings.values()) if isinstance(v, str)]
+    for other in seen:
+        if other and low not in other.lower() and not (kind and "@" not in other):
+            return other
+    return None
+
+
+def _decoy_mutants(task: Task, bindings: dict[str, Any]) -> list[Mutant]:
+    """For each record the rubric keeps unchanged, the first update whose target (a record a
+    `field_equals` criterion checks) is in the same collection, aimed at it instead, run whatever
+    its branch conditions say."""
+    checked = {(c.check.service, c.check.record_id): c.check.collection for c in task.rubric if c.check.kind == "field_equals"}
+    out: list[Mutant] = []
+    for c in task.rubric:
+        if c.check.kind != "record_unchanged":
+            continue
+        for k, step in enumerate(task.plan):
+            if step.purpose != "update" or step.service != c.check.service:
+                continue
+            targets = [p for p, a in step.arguments.items() if isinstance(a, dict) and set(a) == {"$var"}
+                       and checked.get((step.service, str(bindings.get(a["$var"])))) == c.check.collection]
+            if targets:
+                moved = step.model_copy(update={"arguments": {**step.arguments, targets[0]: c.check.record_id}, "when": []})
+                out.append(Mutant("decoy", f"decoy:{k}:{c.check.record_id}", task.plan[:k] + [moved] + task.plan[k + 1:]))
+                break
+    return out
+
+
+def answer_of(task: Task, bindings: dict[str, Any], stated: dict[int, Any] | None = None) -> str:
+    """The closing report a run with these bindings writes (`stated` overrides or drops items)."""
+    if not task.report:
+        return ""
+    stated = stated or {}
+    pairs = [(it, stated.get(i, report_value(it, bindings))) for i, it in enumerate(task.report)
+             if not (i in stated and stated[i] is None)]
+    return closing_text([p[0] for p in pairs], [p[1] for p in pairs], random.Random(0))
 
 
 def _untimed(rec: Any) -> Any:
@@ -190,6 +253,8 @@ def rewind(env: Environment, snap: _Snapshot) -> None:
 def _replay(plan: list[PlanStep], env: Environment, bindings: dict[str, Any], overrides: dict[str, Any]) -> None:
     """`solution.execute` from a mid-plan snapshot: the same calls, the same extractions."""
     for step in plan:
+        if not applies(step, bindings):
+            continue
         obs = env.step({"name": step.tool, "arguments": resolve(step.arguments, bindings)})
         for ex in step.extract:
             bindings[ex.var] = overrides[ex.var] if ex.var in overrides else (pick(obs.data, ex, bindings) if obs.ok else None)
@@ -223,17 +288,24 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
             snaps[k] = _Snapshot(env.state(), env.ctx.clock.datetime(), dict(run))
         if k < len(task.plan):
             _replay([task.plan[k]], env, run, {})
+    reference_answer = answer_of(task, bindings)
     for m, k in zip(mutants, starts):
         snap = snaps[k]
-        rewind(env, snap)
-        _replay(m.plan[k:], env, dict(snap.bindings), m.overrides)
-        final = env.state()
+        run = dict(snap.bindings)
+        if k < len(task.plan) or m.overrides:
+            rewind(env, snap)
+            _replay(m.plan[k:], env, run, m.overrides)
+            final = env.state()
+        else:  # a report mutant: the same work, another closing message
+            final = reference_final
+        answer = answer_of(task, run, m.report)
         changed, same_work = differing(final, reference_final)
-        if same_work:
+        if same_work and answer == reference_answer:
             result.equivalent += 1
             continue
         # The reference passes every criterion: one over collections the mutant left as the reference did passes too.
-        killed = not all(evaluate(c.check, start, final) for c in task.rubric if _touches(c.check, changed))
+        killed = not all(evaluate(c.check, start, final, answer) for c in task.rubric
+                         if c.check.kind == "answer_mentions" or _touches(c.check, changed))
         result.mutants += 1
         result.killed += killed
         counts = result.by_kind.setdefault(m.kind, [0, 0])

@@ -11,7 +11,7 @@ from typing import Any
 import networkx as nx
 
 from compoworld.tasks.checks import same
-from compoworld.tasks.model import Task
+from compoworld.tasks.model import PlanStep, Task
 from compoworld.tasks.solution import variables
 
 WRITES = ("write", "update")
@@ -19,12 +19,16 @@ WRITES = ("write", "update")
 
 def dangling_lookups(task: Task) -> int:
     """Discovered values that feed nothing: plan `extract` variables that reach no later write or
-    update argument, no goal criterion's checked value and no reported value (tasks ask for no
-    report today). Feeding counts transitively: a value used only as the key of a later lookup
+    update argument or branch condition, no goal criterion's checked value and no closing-report
+    item. Feeding counts transitively: a value used only as the key of a later lookup
     (or to match a record in it) feeds something only if a value that lookup extracts does; so a
     chain of lookups that ends nowhere counts every link as dangling."""
-    plan = task.plan
     goal_values = [w.value for c in task.rubric if c.kind == "goal" for w in c.check.where]
+    return len(dangling_vars(task.plan, {v for item in task.report for v in item.vars}, goal_values, task.bindings))
+
+
+def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[Any], bindings: dict[str, Any]) -> list[str]:
+    """The variables `dangling_lookups` counts, in plan order."""
     feeds: dict[str, bool] = {}
     for k in range(len(plan) - 1, -1, -1):  # later steps first: a var's use is always after its binding
         step = plan[k]
@@ -32,19 +36,23 @@ def dangling_lookups(task: Task) -> int:
             var = ex.var
             if var in feeds:
                 continue
-            used = False
+            used = var in reported
             for later in plan[k + 1:]:
+                if used:
+                    break
                 refs = variables(later.arguments) | {n for e in later.extract for n in variables(e.match)}
+                refs |= {n for c in later.when for n in variables(c.model_dump())}
                 if var not in refs:
                     continue
                 if later.purpose in WRITES or any(feeds.get(e.var, False) for e in later.extract):
                     used = True
                     break
             if not used:
-                value = task.bindings.get(var)
+                value = bindings.get(var)
                 used = value is not None and any(same(value, g) for g in goal_values)
             feeds[var] = used
-    return sum(not ok for ok in feeds.values())
+    order = [ex.var for step in plan for ex in step.extract]
+    return [v for v in order if not feeds.get(v, True)]
 
 
 def environment_rule(task: Task) -> bool:
@@ -54,9 +62,8 @@ def environment_rule(task: Task) -> bool:
 
 
 def closing_report(task: Task) -> bool:
-    """The task asks the agent to report values at the end: a criterion checks the final message.
-    No check kind does yet, so this is False for every task today."""
-    return any(c.check.kind in ("answer_contains", "answer_equals", "report") for c in task.rubric)  # type: ignore[comparison-overlap]
+    """The task asks the agent to report values at the end: a criterion checks the final message."""
+    return any(c.check.kind == "answer_mentions" for c in task.rubric)
 
 
 _NUMBERED = re.compile(r"(?:(?:^|\n|[.:;!?,]\s+)(?:\(?\d{1,2}[.)]\s|step\s+\d+\b)|(?:^|\n)\s*[•*-]\s)", re.IGNORECASE)

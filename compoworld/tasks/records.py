@@ -19,7 +19,8 @@ def graph_rows(graph: nx.DiGraph) -> list[dict[str, Any]]:
     """One `graph_edges` row per typed edge, in edge-id order, all carrying the graph's content id."""
     edges = sorted(({"edge_id": f"{e['source_tool']}>{e['target_tool']}:{e['semantic_type']}", "src_service": e["source_service"],
                      "src_tool": e["source_tool"], "dst_service": e["target_service"], "dst_tool": e["target_tool"],
-                     "semantic_type": e["semantic_type"]} for e in edge_records(graph)), key=lambda e: e["edge_id"])
+                     "semantic_type": e["semantic_type"], "src_role": e["source_role"], "dst_role": e["target_role"]}
+                    for e in edge_records(graph)), key=lambda e: e["edge_id"])
     unique: dict[str, dict[str, Any]] = {}
     for e in edges:
         unique.setdefault(e["edge_id"], e)
@@ -58,12 +59,15 @@ def task_rows(task: Task) -> dict[str, list[dict[str, Any]]]:
             "initial_state_hash": probe.get("initial_state_hash"), "reference_final_hash": probe.get("final_state_hash"),
             "n_reference_steps": len(task.plan), "n_criteria": len(task.rubric),
             "checks_json": [c.check.model_dump(mode="json") for c in task.rubric], "difficulty": task.difficulty,
+            "capabilities_json": task.capabilities, "n_reference_calls": probe.get("calls"), "n_report_items": len(task.report),
+            "mutants": probe.get("mutants"),
+            "mutation_score": round(probe["killed"] / probe["mutants"], 4) if probe.get("mutants") else None,
             "task_json": task.model_dump(mode="json"),
         }],
         "rubric_criteria": [{
             "task_id": task.id, "criterion_id": criterion_key(task.id, c.id), "ordinal": i, "kind": c.kind,
             "service": c.check.service or None, "description": c.description, "weight": c.weight,
-            "check_json": c.check.model_dump(mode="json"),
+            "check_json": c.check.model_dump(mode="json"), "reads_answer": c.check.kind == "answer_mentions",
         } for i, c in enumerate(task.rubric)],
         "reference_steps": [{
             "task_id": task.id, "step": i, "tool": s.tool, "arguments_json": s.arguments, "purpose": s.purpose,

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from compoworld.services.environment import Environment, Observation
 from compoworld.tasks.checks import same
-from compoworld.tasks.model import Extract, PlanStep
+from compoworld.tasks.model import Cond, Extract, PlanStep, ReportItem
 
 
 def resolve(value: Any, bindings: Mapping[str, Any]) -> Any:
@@ -60,6 +60,81 @@ def pick(data: Any, ex: Extract, bindings: Mapping[str, Any], choose: int = 0) -
     return value
 
 
+def number(value: Any) -> float | None:
+    """A value as a number: numbers as they are, numeric text ("1,500", "$20.5") parsed, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.replace(",", "").replace("$", "").strip()
+        try:
+            return float(text)
+        except ValueError:
+            return None
+    return None
+
+
+def _cmp(a: Any, b: Any) -> tuple[Any, Any] | None:
+    """Comparable forms of two values: numbers when both read as numbers, else strings (ISO dates
+    compare as text), None when either is missing."""
+    if a is None or b is None:
+        return None
+    na, nb = number(a), number(b)
+    if na is not None and nb is not None:
+        return na, nb
+    return str(a), str(b)
+
+
+def holds(cond: Cond, bindings: Mapping[str, Any]) -> bool:
+    left = resolve(cond.left, bindings)
+    if cond.op in ("is_max", "is_min"):
+        pool = resolve(cond.right, bindings) or []
+        if cond.among:
+            pool = [v for v, c in zip(pool, cond.among) if holds(c, bindings)]
+        if left is None or left not in pool:
+            return False
+        pairs = [_cmp(left, v) for v in pool]
+        if any(p is None for p in pairs):
+            return False
+        return all(a >= b for a, b in pairs) if cond.op == "is_max" else all(a <= b for a, b in pairs)  # type: ignore[operator]
+    if cond.op in ("eq", "ne"):
+        return same(left, resolve(cond.right, bindings)) == (cond.op == "eq")
+    pair = _cmp(left, resolve(cond.right, bindings))
+    if pair is None:
+        return False
+    a, b = pair
+    return {"gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b}[cond.op]  # type: ignore[operator]
+
+
+def applies(step: PlanStep, bindings: Mapping[str, Any]) -> bool:
+    """Does the step run, given what has been discovered? (Steps without conditions always do.)"""
+    return all(holds(c, bindings) for c in step.when)
+
+
+def taken(plan: list[PlanStep], bindings: Mapping[str, Any]) -> list[PlanStep]:
+    """The steps a run with these discovered values makes (the branches they lead to)."""
+    return [step for step in plan if applies(step, bindings)]
+
+
+def report_value(item: ReportItem, bindings: Mapping[str, Any]) -> Any:
+    """The value a report item states, computed from discovered values (None if one is missing)."""
+    values = [bindings.get(v) for v in item.vars]
+    if item.op == "value":
+        return values[0] if values else None
+    if item.op == "count":
+        return len(values)
+    nums = [number(v) for v in values]
+    if not nums or any(n is None for n in nums):
+        return None
+    if item.op == "sum":
+        return round(sum(nums), 2)  # type: ignore[arg-type]
+    if item.op == "mean":
+        return round(sum(nums) / len(nums), 2)  # type: ignore[arg-type]
+    whole = sum(nums[1:])  # type: ignore[arg-type]
+    return round(100.0 * nums[0] / whole, 1) if whole else None  # type: ignore[operator]
+
+
 @dataclass
 class Run:
     calls: list[dict[str, Any]] = field(default_factory=list)
@@ -72,6 +147,8 @@ def execute(plan: list[PlanStep], env: Environment, overrides: Mapping[str, Any]
     run = Run()
     overrides = overrides or {}
     for step in plan:
+        if not applies(step, run.bindings):
+            continue
         call = {"name": step.tool, "arguments": resolve(step.arguments, run.bindings)}
         obs = env.step(call)
         run.calls.append(call)

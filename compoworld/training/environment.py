@@ -134,6 +134,7 @@ class TaskEnvironment:
         self.rubric: list[Criterion] = []
         self._start: dict[str, Any] = {}
         self.calls: list[dict[str, Any]] = []
+        self.answer = ""  # the rollout's closing message: report criteria read it
 
     def reset(self, **row: Any) -> None:
         """Rebuild the task's initial state from an RL dataset row. Returns None: the prompt is already in
@@ -155,6 +156,7 @@ class TaskEnvironment:
         self.task_id = row.get("task_id", "")
         self.rubric = [Criterion.model_validate(c) for c in row["rubric"]]
         self.calls = []
+        self.answer = ""
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self.offered is None:
@@ -169,7 +171,7 @@ class TaskEnvironment:
         offer it as a tool)."""
         if self.env is None:
             raise RuntimeError("call reset() before scoring")
-        return score(self.rubric, self._start, self.env.state())
+        return score(self.rubric, self._start, self.env.state(), self.answer)
 
     @classmethod
     def for_services(cls, services: Sequence[str], discover_mode: DiscoverMode = "direct") -> type[TaskEnvironment]:
@@ -211,4 +213,15 @@ def score_rollout(prompt: Any, completion: Any, environment: TaskEnvironment | N
     """The rubric results of one rollout, from the environment it ran in (for `make_trl_reward_func`)."""
     if environment is None:
         raise ValueError("score_rollout needs the rollout's environment (GRPOTrainer with environment_factory)")
+    environment.answer = _final_text(completion)
     return environment.criteria
+
+
+def _final_text(completion: Any) -> str:
+    """The closing text of a completion: a string, or the last assistant message's content."""
+    if isinstance(completion, str):
+        return completion
+    for m in reversed(list(completion or [])):
+        if isinstance(m, dict) and m.get("role") == "assistant" and m.get("content"):
+            return str(m["content"])
+    return ""

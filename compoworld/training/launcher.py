@@ -126,3 +126,28 @@ def run_spec_here(spec: dict[str, Any] | JobSpec, jobs_dir: str | Path | None = 
 
 # The launcher table: `local` is here; others register themselves (see `LAUNCHER_MODULES`).
 _LAUNCHERS: dict[str, Launcher] = {DEFAULT_LAUNCHER: launch_local}
+
+
+def job_row(spec: JobSpec, out: dict[str, Any]) -> dict[str, Any]:
+    """The `training_jobs` row of a launched job, from its spec and its launch record: `completed` or
+    `failed` once waited for (with losses or rewards per step, times and the checkpoint), else `started`."""
+    result = out.get("result") or {}
+    if "returncode" not in out:
+        status = "started"
+    else:
+        status = "completed" if out["returncode"] == 0 and result else "failed"
+    if spec.kind == "sft":
+        curve = result.get("losses") or []
+    else:  # GRPO logs the group reward of each step
+        curve = [{"step": s.get("step"), "reward": s.get("reward"), "reward_std": s.get("reward_std")}
+                 for s in result.get("steps") or []]
+    params = spec.params()
+    return {"job_id": spec.job_id, "kind": spec.kind, "model": spec.model, "status": status,
+            "dataset_id": spec.data.dataset_id, "data_path": spec.data.path, "data_revision": spec.data.revision,
+            "data_run_id": spec.data.run_id, "data_split": spec.data.split, "learning_rate": params.learning_rate,
+            "max_steps": params.max_steps, "losses_json": curve, "loss_first": result.get("loss_first"),
+            "loss_last": result.get("loss_last"), "seconds": result.get("seconds"),
+            "step_seconds_json": result.get("step_seconds") or [],
+            "model_dir": result.get("model_dir") if status == "completed" else None,
+            "error": out.get("error") if status == "failed" else None,
+            "spec_json": spec.model_dump(mode="json")}

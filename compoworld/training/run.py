@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from compoworld.atomic import atomic_write_text
-from compoworld.training.spec import RESULT_FILE, DataRef, GRPOParams, JobSpec, SFTParams, read_spec
+from compoworld.training.spec import RESULT_FILE, DataRef, GRPOParams, JobSpec, SFTParams, read_spec, write_spec
 
 
 def load_split(data: DataRef) -> Any:
@@ -147,10 +147,13 @@ def run_grpo(spec: JobSpec) -> dict[str, Any]:
     model = _base_model(spec, raw)
     # Each row goes to the environment of its service set in its discovery mode (rows built before
     # gateway mode have no column: direct).
-    modes = raw["discover_mode"] if "discover_mode" in raw.column_names else ["direct"] * len(raw)
-    ds = raw.add_column("mode", modes).map(lambda r: {"environment": env_key(r["services"], r["mode"])})
+    if "discover_mode" not in raw.column_names:
+        raw = raw.add_column("discover_mode", ["direct"] * len(raw))
+    modes = raw["discover_mode"]
+    ds = raw.map(lambda r: {"environment": env_key(r["services"], r["discover_mode"])})
+    # The environment's reset checks the row's mode against its own, so the column stays.
     ds = ds.select_columns(["prompt", "environment", "task_id", "services", "seed", "initial_state",
-                            "initial_state_hash", "rubric"])
+                            "initial_state_hash", "rubric", "discover_mode"])
     factories: dict[str, Any] = {}
     for mode in sorted(set(modes)):
         factories |= environment_factories({tuple(r["services"]) for r, m in zip(raw, modes) if m == mode}, mode)
@@ -181,8 +184,11 @@ def run_grpo(spec: JobSpec) -> dict[str, Any]:
 
 
 def run_job(spec: JobSpec) -> dict[str, Any]:
-    """Run the job in this process and write `result.json` into its folder."""
+    """Run the job in this process and write `result.json` into its folder (and `job.json`, when the job was
+    not started by a launcher, so the checkpoint still names the job and data that made it)."""
     spec.job_dir.mkdir(parents=True, exist_ok=True)
+    if _is_main_process() and not spec.spec_path.is_file():
+        write_spec(spec)
     t0 = time.perf_counter()
     result = run_sft(spec) if spec.kind == "sft" else run_grpo(spec)
     result = {"job_id": spec.job_id, "kind": spec.kind, "model": spec.model, "data": spec.data.model_dump(),

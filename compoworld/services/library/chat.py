@@ -63,6 +63,8 @@ class Chat(Service):
     name = "chat"
     domain = "communication"
     description = "Team chat workspace: public and private channels, direct messages, threads, search and pinned messages."
+    # Users are employees, except guests (customers' people in shared channels), who also post.
+    roles = {"messages": {"author_email": "correspondent", "author_name": "correspondent"}}
     tables = {
         "users": Collection(User, "user", "u"),
         "channels": Collection(Channel, "channel", "ch"),

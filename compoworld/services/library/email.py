@@ -94,6 +94,8 @@ class EmailService(Service):
     name = "email"
     domain = "communication"
     description = "Company email: personal and shared mailboxes, threads, drafts, replies, forwards, labels and archiving."
+    # A bounce is an address we wrote to, whoever it belonged to.
+    roles = {"bounces": {"address": "correspondent"}}
     tables = {
         "mailboxes": Collection(Mailbox, "mailbox", "mbx"),
         "messages": Collection(Message, "message", "msg"),

@@ -65,6 +65,8 @@ class Expenses(Service):
     name = "expenses"
     domain = "finance"
     description = "Employee expense reports: itemized expenses with receipts, per-category policy limits, approval and reimbursement."
+    # The date an expense was incurred is a record of the past, not a meeting's date.
+    roles = {"items": {"date": "record_time"}}
     tables = {
         "policies": Collection(Policy, "policy", "pol"),
         "reports": Collection(Report, "report", "exp"),

@@ -95,6 +95,10 @@ class Helpdesk(Service):
     name = "helpdesk"
     domain = "support"
     description = "Customer support desk: tickets with priorities, SLAs and a status workflow, agent assignment, replies and notes."
+    # Anyone may open a ticket by mail (customers mostly; vendors' auto-replies too); comments come
+    # from agents and requesters alike.
+    roles = {"tickets": {"requester_email": "correspondent", "requester_name": "correspondent", "company": "customer"},
+             "comments": {"author_email": "correspondent"}}
     tables = {
         "tickets": Collection(Ticket, "ticket", "tk"),
         "comments": Collection(TicketComment, "comment", "tc"),
@@ -114,6 +118,7 @@ class Helpdesk(Service):
         if len(agents) > 1:
             agents[-1] = {**agents[-1], "active": False}  # someone who left the team: not assignable
         live = [a for a in agents if a["active"]]
+        now = format_timestamp(gen.now)
         tickets: list[dict] = []
         comments: list[dict] = []
 
@@ -122,15 +127,15 @@ class Helpdesk(Service):
             fr_h, res_h = SLA_HOURS[priority]
             agent = gen.pick(live) if live and status != "new" else None
             first = None
-            if status != "new" and agent is not None:
-                first = _plus_hours(created, gen.int(0, fr_h * 2))
+            if status != "new" and agent is not None:  # what happened already cannot lie after now
+                first = min(_plus_hours(created, gen.int(0, fr_h * 2)), now)
                 comments.append({"id": f"tc_{len(comments) + 1:04d}", "ticket_id": tid, "author_email": agent["email"],
                                  "body": f"Hi {person.first}, thanks for reaching out. We are looking into it.", "public": True,
                                  "created_at": first})
                 if gen.chance(0.4):
                     comments.append({"id": f"tc_{len(comments) + 1:04d}", "ticket_id": tid, "author_email": agent["email"],
-                                     "body": f"Internal: {gen.sentence()}", "public": False, "created_at": _plus_hours(first, 1)})
-            resolved = _plus_hours(created, gen.int(2, res_h + 24)) if status in ("resolved", "closed") else None
+                                     "body": f"Internal: {gen.sentence()}", "public": False, "created_at": min(_plus_hours(first, 1), now)})
+            resolved = min(_plus_hours(created, gen.int(2, res_h + 24)), now) if status in ("resolved", "closed") else None
             tickets.append({"id": tid, "subject": subject, "description": desc, "requester_email": person.email,
                             "requester_name": person.name, "company": person.company if person.company else None,
                             "priority": priority, "status": status, "assignee_email": agent["email"] if agent else None,
@@ -151,7 +156,9 @@ class Helpdesk(Service):
             ticket(c, subj, f"{desc}\n\n{c.name}, {c.title}, {c.company}", status, created, priority, [])
         for _ in range(gen.n(5)):  # spam and auto-replies: irrelevant
             v = gen.vendor()
-            sender = Person(first="Auto", last="Reply", email=f"noreply@{v.domain}", phone="", company="", title="")
+            # named as the vendor's mail names its no-reply sender, so the address has one name everywhere
+            first, _, last = v.name.partition(" ")
+            sender = Person(first=first, last=last, email=f"noreply@{v.domain}", phone="", company="", title="")
             ticket(sender, gen.pick(["Out of office", "Special offer just for you", "Delivery status notification"]),
                    gen.sentence(), "new", gen.datetime(-10, 0, hours=(0, 8)), "low", ["spam"])
         return {"tickets": tickets, "comments": comments, "agents": agents, "sla_policies": sla}

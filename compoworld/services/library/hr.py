@@ -69,6 +69,8 @@ class Hr(Service):
     name = "hr"
     domain = "hr"
     description = "Human resources: employee directory with departments and managers, time-off balances and leave requests."
+    # Leave is time on the calendar, not a hire date or a deadline.
+    roles = {"leave_requests": {"start_date": "schedule", "end_date": "schedule"}}
     tables = {
         "employees": Collection(Employee, "employee", "emp"),
         "departments": Collection(Department, "department", "dept"),

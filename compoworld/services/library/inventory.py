@@ -95,6 +95,8 @@ class Inventory(Service):
     name = "inventory"
     domain = "operations"
     description = "Inventory and order fulfilment: products by SKU, stock per warehouse, order reservation, shipping and restocking."
+    # Orders here are sales to customers (procurement's orders are purchases).
+    roles = {"orders": {"total": "sale_amount"}}
     tables = {
         "products": Collection(Product, "product", "prod"),
         "stock": Collection(Stock, "stock", "stk"),
@@ -108,7 +110,7 @@ class Inventory(Service):
         products += [{"sku": sku_for(n), "name": n, "category": "hardware", "unit_price": float(p), "reorder_point": gen.int(5, 25),
                       "status": "active"} for n, p in HARDWARE]
         for n, p in gen.sample(HARDWARE, 3):  # near-duplicates: discontinued older models under another SKU
-            products.append({"sku": sku_for(n) + "-V1", "name": f"{n} (legacy)", "category": "hardware", "unit_price": float(p) * 0.8,
+            products.append({"sku": sku_for(n) + "-V1", "name": f"{n} (legacy)", "category": "hardware", "unit_price": round(float(p) * 0.8, 2),
                              "reorder_point": 0, "status": "discontinued"})
         stock: dict[tuple[str, str], dict] = {}
         for prod in products:

@@ -104,6 +104,8 @@ class Invoicing(Service):
     name = "invoicing"
     domain = "finance"
     description = "Accounts receivable: billed customers, invoices with line items, payments and credit notes."
+    # Invoices are billed to customer companies.
+    roles = {"invoices": {"company_name": "customer"}}
     tables = {
         "customers": Collection(Customer, "customer", "cus"),
         "invoices": Collection(Invoice, "invoice", "inv"),

@@ -111,6 +111,8 @@ class KnowledgeBase(Service):
     name = "kb"
     domain = "support"
     description = "Help-center knowledge base: articles by category, relevance-ranked search, publishing workflow and feedback."
+    # Feedback comes from whoever reads the article: customers and staff alike.
+    roles = {"feedback": {"email": "correspondent"}}
     tables = {
         "categories": Collection(KbCategory, "category", "cat"),
         "articles": Collection(Article, "article", "art"),

@@ -75,6 +75,8 @@ class Marketing(Service):
     name = "marketing"
     domain = "marketing"
     description = "Email marketing: audiences, subscribers with consent status, campaigns from draft to sent, and campaign metrics."
+    # Subscribers are prospective customers; their company is a (prospective) customer.
+    roles = {"subscribers": {"company": "customer"}}
     tables = {
         "audiences": Collection(Audience, "audience", "aud"),
         "subscribers": Collection(Subscriber, "subscriber", "sub"),

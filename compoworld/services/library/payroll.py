@@ -99,6 +99,8 @@ class Payroll(Service):
     name = "payroll"
     domain = "finance"
     description = "Payroll: salary history, one pay run per month with payslips, bonuses and deductions, and finalization."
+    # A pay date is payroll's own calendar.
+    roles = {"pay_runs": {"pay_date": "payday"}}
     tables = {
         "salaries": Collection(Salary, "salary", "sal"),
         "pay_runs": Collection(PayRun, "pay_run", "run"),
@@ -137,7 +139,7 @@ class Payroll(Service):
             slips += run_slips
             runs.append({"id": run_id, "period": period, "pay_date": _period_end(period), "status": "finalized" if final else "draft",
                          "employee_count": len(run_slips), "total_gross": round(sum(s["gross"] for s in run_slips), 2),
-                         "total_net": round(sum(s["net"] for s in run_slips), 2), "created_at": f"{period}-20T09:00:00Z",
+                         "total_net": round(sum(s["net"] for s in run_slips), 2), "created_at": min(f"{period}-20T09:00:00Z", gen.today() + "T08:00:00Z"),
                          "finalized_at": f"{_period_end(period)}T09:00:00Z" if final else None})
         return {"salaries": salaries, "pay_runs": runs, "payslips": slips, "adjustments": adjustments}
 

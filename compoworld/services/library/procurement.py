@@ -7,6 +7,7 @@ from typing import Iterable, Literal
 from typing_extensions import TypedDict
 
 from compoworld.services import Collection, Service, ToolError, tool
+from compoworld.services.cast import cast
 from compoworld.services.fake import DataGen
 from compoworld.services.library._types import (
     Category, CompanyName, Country, Currency, Date, DateTime, Email, Id, Limit, Money, Offset, Page, Quantity, Query, Sku, Text,
@@ -125,6 +126,8 @@ class Procurement(Service):
     name = "procurement"
     domain = "operations"
     description = "Purchasing: vendors, purchase requests, purchase orders with threshold-based approvals, and goods receipts."
+    # Orders here are purchases from vendors (inventory's orders are sales).
+    roles = {"orders": {"total": "purchase_amount"}}
     tables = {
         "vendors": Collection(Vendor, "vendor", "ven"),
         "requests": Collection(PurchaseRequest, "purchase_request", "pr"),
@@ -135,12 +138,13 @@ class Procurement(Service):
 
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:
         vendors = []
+        reps = {p.company: p for p in cast(gen.seed, gen.scale).vendor_contacts}  # each vendor's account manager
         for v in gen.world.vendors:
             category = v.name.split()[1].lower()
             if gen.chance(0.25):  # a stale row: the vendor's earlier account, deactivated when it was re-onboarded
                 vendors.append({"name": v.name, "domain": v.domain, "contact_email": f"sales@{v.domain}", "category": category,
                                 "country": v.country, "status": "inactive", "updated_at": gen.datetime(-700, -300)})
-            vendors.append({"name": v.name, "domain": v.domain, "contact_email": f"orders@{v.domain}", "category": category,
+            vendors.append({"name": v.name, "domain": v.domain, "contact_email": reps[v.name].email, "category": category,
                             "country": v.country, "status": "active", "updated_at": gen.datetime(-200, -1)})
             if gen.chance(0.2):  # near-duplicate: a look-alike supplier that compliance blocked
                 base = v.name.rsplit(" ", 1)[0]

@@ -10,6 +10,7 @@ from typing_extensions import TypedDict
 
 from compoworld.canonical import TIMESTAMP_FORMAT, format_timestamp
 from compoworld.services import Collection, Service, ToolError, tool
+from compoworld.services.cast import cast
 from compoworld.services.fake import DEPARTMENTS, TITLES, DataGen
 from compoworld.services.library._types import (
     City, CompanyName, Date, DateTime, Email, Id, Limit, Offset, Page, PersonName, Phone, Query, Text, Title, matches, page,
@@ -106,6 +107,8 @@ class Recruiting(Service):
     name = "recruiting"
     domain = "hr"
     description = "Applicant tracking: job openings, candidates, applications through the hiring pipeline, interviews and scorecards."
+    # A candidate's current employer is nobody's customer or vendor by virtue of that.
+    roles = {"candidates": {"current_company": "employer"}}
     tables = {
         "openings": Collection(Opening, "opening", "job"),
         "candidates": Collection(Candidate, "candidate", "cand"),
@@ -117,6 +120,7 @@ class Recruiting(Service):
     def generate(self, gen: DataGen) -> dict[str, Iterable[dict]]:
         openings, candidates, apps, interviews, cards = [], [], [], [], []
         staff = gen.world.employees
+        people = cast(gen.seed, gen.scale).candidates
         heads = {}
         for p in staff:
             heads.setdefault(p.department, p.email)
@@ -130,12 +134,8 @@ class Recruiting(Service):
                 openings.append({**opening, "id": f"job_{len(openings) + 1:04d}", "status": "closed", "opened_on": gen.date(-500, -300),
                                  "closed_on": gen.date(-299, -200)})
         for k in range(gen.n(25)):
-            if gen.chance(0.5):
-                p = gen.contact()
-                name, email, company, phone = p.name, p.email, p.company, p.phone
-            else:
-                first, last = gen.employee().first, gen.contact().last
-                name, email, company, phone = f"{first} {last}", f"{first}.{last}{gen.int(1, 99)}@mailbox.org".lower(), None, "+1-555-0199"
+            p = people[k % len(people)]  # applicants apply from their own address, not their employer's
+            name, email, company, phone = p.name, p.email, p.company or None, p.phone
             cand = {"id": f"cand_{len(candidates) + 1:04d}", "name": name, "email": email, "phone": phone, "current_company": company,
                     "source": gen.pick(["referral", "job_board", "linkedin", "agency", "career_site"]), "updated_at": gen.datetime(-60, -1)}
             candidates.append(cand)

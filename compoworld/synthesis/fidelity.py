@@ -1,0 +1,672 @@
+"""Fidelity checks: does a compiled tool do what its *specification* says?
+
+Verification (verify.py) asks whether a service is consistent with its own plan. These checks ask
+whether it is faithful to the spec it came from, so every expectation here is read from the tool's
+name, description and schemas - never from the inferred plan - and then tested by calling the
+tool through `Environment.step`, as an agent would. One check per failure family:
+
+- kind: a tool whose name says it changes something is not read-only, and a tool whose name says
+  it reads does not change the state (no read tool answering "completed", no `add_note` routed to
+  arithmetic);
+- keyed_lookup: a lookup by a key returns the record with that key (two keys, two records) and an
+  unknown key gives not-found or a record of that key, never someone else's record;
+- optional_filter: an optional argument, when given, filters by what it names (a value taken from a
+  result finds that result; an enum value or a number like `days=7` does not empty a non-empty list);
+- sees_writes: the service's read tools over an entity see what its writes created, and a record
+  written twice under the same key is one record that reads back the second version;
+- computation: time zones (`zoneinfo`, daylight saving, every valid zone), `statistics`, unit
+  tables (the schema's own enum values included) and the declared range of random tools;
+- output_fields: an output carries the fields the spec's output schema requires;
+- domain: a read that is no search does not answer with generic search hits.
+
+A check that does not apply to a tool is not recorded; one that applies but cannot be set up is
+recorded as skipped. `level_of` turns the results into a level per tool: faithful, structural
+(consistent but generic: a logged action, a generic record) or simulated (world model: a tool that
+failed any other check is recompiled as one).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+from datetime import datetime
+from typing import Any, Iterable, Literal
+from zoneinfo import ZoneInfo
+
+from compoworld.services.environment import SEP, Environment, Observation
+from compoworld.services.json_schema import fits, main_type, sample
+from compoworld.services.sampling import schema_arguments
+from compoworld.services.service import Service
+from compoworld.services.tool import ToolSpec
+from compoworld.synthesis.loader import ServerSpec, ToolIn
+from compoworld.synthesis.naming import singular, snake, words
+from compoworld.synthesis.verify import CheckResult, Status
+
+Level = Literal["faithful", "structural", "simulated"]
+LEVELS: tuple[Level, ...] = ("faithful", "structural", "simulated")
+GENERIC_CHECKS = {"fidelity_domain"}  # failing only these makes a tool structural, not simulated
+
+# -- what a spec says, in words (a lexicon of its own: the plan's inference is what is under test) --
+
+WRITE_VERBS = set("create add new insert register post upload save write put store record log update edit modify set change "
+                  "rename patch replace move delete remove drop destroy purge erase clear send archive close cancel publish "
+                  "approve reject assign complete mark submit commit push stage merge deploy book schedule invite share enable "
+                  "disable lock unlock star pin like follow subscribe unsubscribe append attach upsert reply comment scale "
+                  "ingest advance import restart install uninstall upgrade".split())
+READ_VERBS = set("get read fetch retrieve show view describe list search find query lookup look browse inspect status "
+                 "count stats download info details".split())
+LIST_VERBS = {"list", "search", "find", "query", "browse", "filter", "discover", "lookup_many"}
+CREATE_VERBS = {"create", "add", "new", "insert", "register", "post", "upload", "save", "write", "put", "store", "record", "log",
+                "append", "upsert"}
+ARITH_VERBS = {"add", "subtract", "multiply", "divide", "sum"}
+KEY_TAILS = {"id", "key", "uuid", "slug", "symbol", "ticker", "path", "url", "name", "email", "username", "code", "handle", "isbn", "doi"}
+KEY_NAMES = {"path", "file_path", "filepath", "filename", "file_name", "url", "uri", "symbol", "ticker", "email", "username",
+             "slug", "handle", "key", "id", "uuid", "isbn", "doi", "city", "location", "repo", "repository", "package", "domain",
+             "word", "address", "ip", "hostname", "coin", "coin_id", "table", "table_name"}
+REWRITE_KEYS = {"path", "file_path", "filepath", "filename", "file_name", "key", "url", "uri"}
+NOT_FILTERS = {"limit", "offset", "page", "cursor", "sort", "order", "format", "fields", "verbose", "page_size", "per_page",
+               "max_results", "top", "top_k", "count", "size", "skip", "start", "query", "q", "search", "keyword", "keywords",
+               "text", "pattern", "regex", "glob", "term", "sort_by", "order_by", "direction", "language", "lang", "locale",
+               "timeout", "max", "n", "k", "num_results", "depth"}
+BOUND = re.compile(r"(^|_)(min|max|from|to|since|until|before|after|start|end|gt|gte|lt|lte|lower|upper|minimum|maximum)(_|$)")
+UNKNOWN_TEXT = "zz-unknown-4711"
+ATTR_WORDS = set("info information details detail data status metadata stats statistics count list summary history by for "
+                 "from with all batch multiple content contents".split())
+
+
+class ToolIntent:
+    """What a tool's spec says it does."""
+
+    def __init__(self, spec: ToolIn) -> None:
+        ws = words(spec.name)
+        params = spec.input_schema.get("properties") or {}
+        numeric_only = bool(params) and all(main_type(s if isinstance(s, dict) else {}) in ("number", "integer", "array") for s in params.values())
+        verb = next((w for w in ws if w in WRITE_VERBS or w in READ_VERBS), None)
+        if verb is None:
+            first = words(spec.description.split(".")[0])[:1]
+            verb = next((w for w in first if w in WRITE_VERBS or w in READ_VERBS), None)
+        self.verb = verb
+        self.nouns = {singular(w) for w in ws if w != verb and w not in WRITE_VERBS and w not in READ_VERBS and len(w) > 2}
+        content = [singular(w) for w in ws if singular(w) in self.nouns and w not in ATTR_WORDS]
+        self.head = content[-1] if content else None
+        self.arith = verb in ARITH_VERBS and numeric_only
+        self.write = verb in WRITE_VERBS and not self.arith
+        self.read = verb in READ_VERBS
+        last = ws[-1] if ws else ""
+        self.listing = self.read and (verb in LIST_VERBS or (last != singular(last) and last not in ("status", "details", "stats", "info", "news", "data")))
+        self.create = verb in CREATE_VERBS and not self.arith
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def _call(env: Environment, svc: str, tool: str, args: Any) -> Observation:
+    return env.step({"name": f"{svc}{SEP}{tool}", "arguments": args})
+
+
+def _scalars(v: Any, depth: int = 0) -> Iterable[Any]:
+    if depth > 4:
+        return
+    if isinstance(v, dict):
+        for x in v.values():
+            yield from _scalars(x, depth + 1)
+    elif isinstance(v, list):
+        for x in v[:100]:
+            yield from _scalars(x, depth + 1)
+    else:
+        yield v
+
+
+def names(data: Any, value: Any) -> bool:
+    """Whether an output mentions `value` (a key it was asked about)."""
+    if isinstance(value, str):
+        want = value.casefold()
+        return any(isinstance(s, str) and (s.casefold() == want or (len(want) > 3 and want in s.casefold())) for s in _scalars(data))
+    return any(s == value and type(s) is type(value) or (isinstance(s, str) and s == str(value)) for s in _scalars(data))
+
+
+def _items(data: Any) -> list[Any] | None:
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        for k in ("items", "results", "data", "records", "entries"):
+            if isinstance(data.get(k), list):
+                return data[k]
+        lists = [v for v in data.values() if isinstance(v, list)]
+        if len(lists) == 1:
+            return lists[0]
+    return None
+
+
+def _matches(value: Any, wanted: Any) -> bool:
+    if isinstance(value, list):
+        return any(_matches(v, wanted) for v in value)
+    if isinstance(wanted, list):
+        return any(_matches(value, w) for w in wanted)
+    if isinstance(value, str) and isinstance(wanted, str):
+        return wanted.casefold() in value.casefold()
+    return value == wanted or str(value) == str(wanted)
+
+
+def _props(spec: ToolSpec) -> dict[str, dict[str, Any]]:
+    return {k: (v if isinstance(v, dict) else {}) for k, v in (spec.input_schema.get("properties") or {}).items()}
+
+
+def _key_param(spec: ToolSpec) -> str | None:
+    """The one required scalar parameter that names a record (by its id, path, url, symbol...); None
+    when there is none, or several (`get_state(project_id, state_id)`: which record both name is not
+    for this check to guess)."""
+    props = _props(spec)
+    keys = [p for p in spec.input_schema.get("required") or []
+            if p in props and main_type(props[p]) in ("string", "integer") and (snake(p) in KEY_NAMES or snake(p).split("_")[-1] in KEY_TAILS)]
+    return keys[0] if len(keys) == 1 else None
+
+
+def _state_values(env: Environment, svc: str, param: str, sub: dict[str, Any], nouns: set[str]) -> list[Any]:
+    """Distinct values of the state that a parameter named `param` names: a same-named field, or the
+    ids of the table its name (`dag_id`) or the tool's nouns (`get_dag(id)`) point at."""
+    s = snake(param)
+    stem = singular("_".join(s.split("_")[:-1])) if "_" in s else ""
+    idlike = s in ("id", "uuid") or s.endswith("_id") or s.endswith("_uuid")
+    out: list[Any] = []
+    tables = list(env.services[svc].db.values())
+    # the table the tool's own nouns name first: a `dag_id` of a run is not necessarily a dag's
+    tables.sort(key=lambda t: t.entity not in nouns)
+    for table in tables:
+        own = table.entity in ({stem} if stem else nouns) or bool(stem and table.entity.endswith(stem))
+        if out and table.entity not in nouns:
+            break
+        for row in list(table.rows.values())[:40]:
+            v = row.get(s, row.get(param))
+            if v is None and idlike and own:
+                v = row.get("id")
+            if v is not None and not isinstance(v, (list, dict, bool)) and fits(sub, v) and v not in out:
+                out.append(v)
+    return out
+
+
+def _unknown(sub: dict[str, Any], known: list[Any]) -> Any:
+    for cand in (UNKNOWN_TEXT, 987654, "ZZUNKNOWN", "zzunknown"):
+        if fits(sub, cand) and cand not in known:
+            return cand
+    rng = random.Random(4711)
+    for _ in range(8):
+        cand = sample(sub, rng)
+        if cand is not None and fits(sub, cand) and cand not in known:
+            return cand
+    return None
+
+
+class _Rec:
+    def __init__(self, service: str) -> None:
+        self.service = service
+        self.checks: list[CheckResult] = []
+
+    def add(self, check: str, tool: str, status: Status, detail: str = "") -> None:
+        self.checks.append(CheckResult(service=self.service, tool=tool, check=f"fidelity_{check}", passed=status == "pass",
+                                       status=status, detail=detail[:300]))
+
+
+# -- the checks -------------------------------------------------------------------------------
+
+def _check_kind(name: str, spec: ToolSpec, intent: ToolIntent, rec: _Rec) -> None:
+    """Static: what the name says against how the tool was compiled (a read-only tool that changes the
+    state anyway is caught by verification's `read_only` check)."""
+    if spec.kind == "world_model" or not (intent.read or intent.write):
+        return
+    if intent.write and spec.read_only:
+        rec.add("kind", name, "fail", f"the spec says it changes something ({intent.verb}); compiled read-only")
+    elif intent.read and not spec.read_only:
+        rec.add("kind", name, "fail", f"the spec says it reads ({intent.verb}); compiled as a change")
+    else:
+        rec.add("kind", name, "pass")
+
+
+def _check_keyed(env: Environment, svc: str, name: str, spec: ToolSpec, intent: ToolIntent, rec: _Rec) -> None:
+    if not intent.read or intent.listing or spec.kind == "world_model":
+        return
+    key = _key_param(spec)
+    if key is None:
+        return
+    sub = _props(spec)[key]
+    known = _state_values(env, svc, key, sub, intent.nouns)
+    outside = len(known) < 2
+    if outside:  # a lookup into the outside world (weather of any city): any two valid keys
+        rng = random.Random(31)
+        for _ in range(12):
+            v = sample(sub, rng)
+            if v is not None and fits(sub, v) and v not in known:
+                known.append(v)
+            if len(known) >= 2:
+                break
+    if len(known) < 2:
+        rec.add("keyed_lookup", name, "skip", f"no two values for {key}")
+        return
+    outs = []
+    for v in known[:2]:
+        args = schema_arguments(spec, env, svc, random.Random(37), given={key: v})
+        if args is None or args.get(key) != v:
+            rec.add("keyed_lookup", name, "skip", f"could not build arguments with {key}={v!r}")
+            return
+        obs = _call(env, svc, name, args)
+        if not obs.ok:
+            if obs.error_kind == "not_found" and not outside:
+                rec.add("keyed_lookup", name, "fail", f"{key}={v!r} from the state: not found")
+            else:
+                rec.add("keyed_lookup", name, "skip", f"{key}={v!r}: {obs.error_kind}")
+            return
+        outs.append((v, obs.data, args))
+    (v1, d1, a1), (v2, d2, _) = outs
+    problems = []
+    if d1 == d2:
+        problems.append(f"{key}={v1!r} and {key}={v2!r} return the same result")
+    problems += [f"the result for {key}={v!r} does not name it" for v, d in ((v1, d1), (v2, d2)) if not names(d, v)]
+    unk = _unknown(sub, known)
+    if unk is not None:
+        obs = _call(env, svc, name, {**a1, key: unk})
+        if obs.ok and (obs.data in (d1, d2) or not names(obs.data, unk)):
+            problems.append(f"unknown {key}={unk!r} returned a record of another key")
+    rec.add("keyed_lookup", name, "fail" if problems else "pass", "; ".join(problems))
+
+
+def _check_filters(env: Environment, svc: str, name: str, spec: ToolSpec, intent: ToolIntent, declared: set[str], rec: _Rec) -> None:
+    if not intent.listing or spec.kind == "world_model":
+        return
+    props = _props(spec)
+    required = set(spec.input_schema.get("required") or [])
+    optional = [p for p in props if p not in required and snake(p) not in NOT_FILTERS and not BOUND.search(snake(p))
+                and main_type(props[p]) not in ("boolean", "object", None)]
+    if not optional:
+        return
+    base = schema_arguments(spec, env, svc, random.Random(41))
+    if base is None:
+        rec.add("optional_filter", name, "skip", "could not build arguments")
+        return
+    obs0 = _call(env, svc, name, base)
+    items0 = _items(obs0.data) if obs0.ok else None
+    if items0 is None:
+        rec.add("optional_filter", name, "skip", "the listing gives no list to compare")
+        return
+    problems: list[str] = []
+    tested = 0
+    for p in optional[:4]:
+        sub, s = props[p], snake(p)
+        # a field the spec itself declares (a write takes it, an output promises it), not one the compiler made up
+        field = next((f for f in (s, singular(s)) if f in declared and any(isinstance(i, dict) and i.get(f) is not None for i in items0)), None)
+        enum = sub.get("enum") or (sub.get("items") or {}).get("enum") if main_type(sub) in ("string", "array", "integer") else None
+        if field is not None:
+            row = next(i for i in items0 if isinstance(i, dict) and i.get(field) is not None)
+            value = row[field]
+            value = [value] if main_type(sub) == "array" and not isinstance(value, list) else value
+            if not fits(sub, value):
+                continue
+            obs = _call(env, svc, name, {**base, p: value})
+            got = _items(obs.data) if obs.ok else None
+            tested += 1
+            if not got:
+                problems.append(f"{p}={value!r} taken from a result finds nothing")
+            elif any(isinstance(i, dict) and field in i and not _matches(i[field], value) for i in got):
+                problems.append(f"{p}={value!r} returns records with another {field}")
+        elif isinstance(enum, list) and enum and items0:
+            counts = []
+            for v in enum[:4]:
+                value = [v] if main_type(sub) == "array" else v
+                obs = _call(env, svc, name, {**base, p: value})
+                got = _items(obs.data) if obs.ok else None
+                counts.append(len(got or []))
+            tested += 1
+            if not any(counts):
+                problems.append(f"every value of {p} ({', '.join(map(str, enum[:4]))}) returns nothing")
+        elif main_type(sub) in ("integer", "number") and items0:
+            value = sub.get("default", sample(sub, random.Random(43)))
+            if not fits(sub, value):
+                continue
+            obs = _call(env, svc, name, {**base, p: value})
+            tested += 1
+            if obs.ok and not (_items(obs.data) or []):
+                problems.append(f"{p}={value!r} empties a list of {len(items0)}")
+    if problems:
+        rec.add("optional_filter", name, "fail", "; ".join(problems))
+    elif tested:
+        rec.add("optional_filter", name, "pass", f"{tested} optional arguments")
+
+
+def _distinct_word(args: dict[str, Any]) -> str | None:
+    text = [w for v in args.values() if isinstance(v, str) for w in re.findall(r"[A-Za-z]{5,}", v)]
+    return max(text, key=len) if text else None
+
+
+def _check_sees_writes(cls: type[Service], seed: int, intents: dict[str, ToolIntent], rec: _Rec) -> None:
+    svc = cls.name
+    specs = cls.tool_specs()
+    creators = [n for n, s in specs.items() if intents[n].create and s.kind != "world_model" and not s.read_only]
+    readers = [n for n, s in specs.items() if intents[n].read and s.kind != "world_model" and s.read_only]
+    for w in creators[:4]:
+        related = [r for r in readers if intents[w].head is not None and intents[r].head == intents[w].head]
+        if not related:
+            continue
+        env = Environment([cls], seed=seed)
+        args = schema_arguments(specs[w], env, svc, random.Random(47), all_optional=True, fresh=True) \
+            or schema_arguments(specs[w], env, svc, random.Random(47), fresh=True)
+        if args is None:
+            continue
+        obs = _call(env, svc, w, args)
+        if not obs.ok or not isinstance(obs.data, dict):
+            continue
+        rid = obs.data.get("id")
+        marks = [v for v in ([rid] if isinstance(rid, str) else []) + [args[k] for k in args if snake(k) in REWRITE_KEYS] if isinstance(v, str)]
+        if not marks:
+            continue
+        logged = obs.data.get("status") == "completed" and "result" in obs.data  # a write compiled as a logged action
+        for r in related[:3]:
+            _read_sees(env, svc, r, specs[r], args, rid if isinstance(rid, str) else None, marks, rec, w if logged else None)
+        key = next((k for k in (specs[w].input_schema.get("required") or []) if snake(k) in REWRITE_KEYS and isinstance(args.get(k), str)), None)
+        if key is not None:
+            _check_rewrite(env, svc, w, specs[w], args, key, related, specs, intents, rec)
+
+
+def _read_sees(env: Environment, svc: str, r: str, spec: ToolSpec, written: dict[str, Any], rid: str | None, marks: list[str],
+               rec: _Rec, blame: str | None) -> None:
+    """Whether read tool `r` sees a record just written with `written` (given id `rid`); a failure is
+    the reader's, or the writer's (`blame`) when the write only logged itself."""
+    props = _props(spec)
+    given = {k: v for k, v in written.items() if k in props}
+    key = _key_param(spec)
+    if key is not None and key not in given:
+        s = snake(key)
+        if not (rid and (s in ("id", "uuid") or s.endswith("_id")) and fits(props[key], rid)):
+            return  # nothing written names this key
+        given[key] = rid
+    for q in props:
+        if snake(q) in ("query", "q", "search", "keyword", "search_query", "term") and q not in given:
+            word = _distinct_word(written)
+            if word:
+                given[q] = word
+    for lim in ("limit", "max_results", "page_size", "per_page"):
+        if lim in props and fits(props[lim], 100):
+            given[lim] = 100
+    if any(p not in given for p in spec.input_schema.get("required") or [] if p in props):
+        return  # a required range or filter the write says nothing about: the record may rightly fall outside
+    args = schema_arguments(spec, env, svc, random.Random(53), given=given)
+    if args is None:
+        return
+    obs = _call(env, svc, r, args)
+    seen = obs.ok and any(names(obs.data, m) for m in marks)
+    who = blame or r
+    rec.add("sees_writes", who, "pass" if seen else "fail",
+            "" if seen else f"{r} does not see what was written ({marks[0]!r}): {obs.error or 'not in the result'}")
+
+
+def _check_rewrite(env: Environment, svc: str, w: str, spec: ToolSpec, args: dict[str, Any], key: str, related: list[str],
+                   specs: dict[str, ToolSpec], intents: dict[str, ToolIntent], rec: _Rec) -> None:
+    props = _props(spec)
+    texts = [k for k in args if k != key and main_type(props.get(k, {})) == "string" and snake(k) not in REWRITE_KEYS
+             and not props[k].get("enum") and fits(props[k], "second version zqxv")]
+    if not texts:
+        return
+    again = {**args, **{k: "second version zqxv" for k in texts}}
+    obs = _call(env, svc, w, again)
+    if not obs.ok:
+        rec.add("sees_writes", w, "pass", f"a second write of {key}={args[key]!r} is refused ({obs.error_kind})")
+        return
+    problems = []
+    for r in related[:3]:
+        rspec = specs[r]
+        rprops = _props(rspec)
+        rkey = _key_param(rspec)
+        given = {k: v for k, v in args.items() if k in rprops}
+        if rkey is not None and rkey not in given and fits(rprops[rkey], args[key]):
+            given[rkey] = args[key]
+        got_args = schema_arguments(rspec, env, svc, random.Random(59), given=given)
+        if got_args is None:
+            continue
+        got = _call(env, svc, r, got_args)
+        if not got.ok:
+            continue
+        if intents[r].listing:
+            items = _items(got.data) or []
+            n = sum(1 for i in items if names(i, args[key]))
+            if n > 1:
+                problems.append(f"{r} shows {n} records for {key}={args[key]!r} after a rewrite")
+        elif not names(got.data, "second version zqxv"):
+            problems.append(f"{r} reads an old version of {key}={args[key]!r}")
+    rec.add("sees_writes", w, "fail" if problems else "pass", "; ".join(problems))
+
+
+# -- computations against reference implementations ---------------------------------------------
+
+TZ_SRC = ("source_timezone", "from_timezone", "from_tz", "source_tz", "timezone_from", "from_zone", "source_zone", "from")
+TZ_DST = ("target_timezone", "to_timezone", "to_tz", "target_tz", "timezone_to", "to_zone", "target_zone", "to", "destination_timezone")
+TIME_P = ("time", "datetime", "date_time", "timestamp", "source_time", "date")
+
+
+def _pick(props: dict[str, Any], names_: tuple[str, ...]) -> str | None:
+    by = {snake(p): p for p in props}
+    return next((by[n] for n in names_ if n in by), None)
+
+
+def _numbers(v: Any) -> list[float]:
+    return [float(x) for x in _scalars(v) if isinstance(x, (int, float)) and not isinstance(x, bool)]
+
+
+def _check_computation(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
+    if spec.kind == "world_model":
+        return
+    props = _props(spec)
+    ws = set(words(tool.name)) | set(words(tool.description.split(".")[0]))
+    src, dst, tp = _pick(props, TZ_SRC), _pick(props, TZ_DST), _pick(props, TIME_P)
+    if src and dst and tp and ws & {"time", "timezone", "timezones", "tz", "convert"}:
+        _check_tz(env, svc, name, props, src, dst, tp, rec)
+        return
+    arrays = [p for p, s in props.items() if main_type(s) == "array" and main_type(s.get("items") or {}) in ("number", "integer")]
+    if arrays and ws & {"statistics", "stats", "mean", "average", "median", "stdev", "deviation", "variance"}:
+        data = [2, 4, 4, 4, 5, 5, 7, 9]
+        obs = _call(env, svc, name, {arrays[0]: data})
+        if not obs.ok:
+            rec.add("computation", name, "fail", f"statistics of {data}: {obs.error}")
+            return
+        got = _numbers(obs.data)
+        want = statistics.median(data) if ws & {"median"} and not ws & {"mean", "average", "statistics", "stats"} else statistics.mean(data)
+        ok = any(abs(g - want) < 1e-6 for g in got)
+        rec.add("computation", name, "pass" if ok else "fail", "" if ok else f"statistics of {data}: expected {want}, got {got[:6]}")
+        return
+    fu, tu = _pick(props, ("from_unit", "unit_from", "source_unit", "from", "input_unit")), _pick(props, ("to_unit", "unit_to", "target_unit", "to", "output_unit"))
+    val = _pick(props, ("value", "amount", "quantity", "number", "input"))
+    if fu and tu and val and ws & {"convert", "conversion", "unit", "units"} and not ws & {"currency", "time", "timezone"}:
+        _check_units(env, svc, name, props, fu, tu, val, rec)
+        return
+    lo, hi = _pick(props, ("min", "minimum", "low", "lower", "min_value", "from", "start")), _pick(props, ("max", "maximum", "high", "upper", "max_value", "to", "end"))
+    if "random" in ws and lo and hi and main_type(props[lo]) in ("number", "integer"):
+        integer = main_type(props[lo]) == "integer"
+        bounds = (10, 20) if integer else (0.25, 0.75)
+        bad = []
+        for i in range(3):
+            args = schema_arguments(spec, env, svc, random.Random(61 + i), given={lo: bounds[0], hi: bounds[1]})
+            if args is None:
+                rec.add("computation", name, "skip", "could not build arguments")
+                return
+            obs = _call(env, svc, name, args)
+            vals = [v for k, v in (obs.data or {}).items() if k not in ("min", "max") and isinstance(v, (int, float)) and not isinstance(v, bool)] \
+                if obs.ok and isinstance(obs.data, dict) else []
+            bad += [v for v in vals if not bounds[0] <= v <= bounds[1]]
+            if not obs.ok:
+                bad.append(obs.error)
+        rec.add("computation", name, "fail" if bad else "pass", f"outside [{bounds[0]}, {bounds[1]}]: {bad[:3]}" if bad else "")
+
+
+def _check_tz(env: Environment, svc: str, name: str, props: dict[str, Any], src: str, dst: str, tp: str, rec: _Rec) -> None:
+    problems = []
+    for when, a, b in (("2024-07-01T12:00:00", "America/New_York", "Europe/London"),
+                       ("2024-01-15T12:00:00", "America/New_York", "Europe/London"),
+                       ("2024-07-01T12:00:00", "UTC", "Asia/Kathmandu")):
+        want = datetime.fromisoformat(when).replace(tzinfo=ZoneInfo(a)).astimezone(ZoneInfo(b)).strftime("%H:%M")
+        args = {src: a, dst: b, tp: when}
+        if not all(fits(props[k], v) for k, v in args.items()):
+            rec.add("computation", name, "skip", "the schema does not take IANA zones and ISO times")
+            return
+        obs = _call(env, svc, name, args)
+        if not obs.ok:
+            problems.append(f"{a} -> {b}: {obs.error}")
+        elif not any(isinstance(s, str) and want in s for s in _scalars(obs.data)):
+            problems.append(f"{when} {a} -> {b}: expected {want}")
+    rec.add("computation", name, "fail" if problems else "pass", "; ".join(problems))
+
+
+_REF_UNITS = {"m": 1.0, "meter": 1.0, "meters": 1.0, "km": 1000.0, "kilometer": 1000.0, "kilometers": 1000.0, "mi": 1609.344,
+              "mile": 1609.344, "miles": 1609.344, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048, "cm": 0.01, "centimeters": 0.01,
+              "inch": 0.0254, "inches": 0.0254, "in": 0.0254}
+
+
+def _check_units(env: Environment, svc: str, name: str, props: dict[str, Any], fu: str, tu: str, val: str, rec: _Rec) -> None:
+    enum = [u for u in (props[fu].get("enum") or []) if isinstance(u, str)]
+    problems = []
+    for u in enum[:12]:
+        obs = _call(env, svc, name, {fu: u, tu: u, val: 1})
+        if not obs.ok:
+            problems.append(f"its own unit {u!r} rejected: {obs.error}")
+    lengths = [u for u in (enum or ["km", "mi"]) if u.lower() in _REF_UNITS][:2]
+    if len(lengths) == 2 and all(fits(props[k], v) for k, v in ((fu, lengths[0]), (tu, lengths[1]))):
+        want = _REF_UNITS[lengths[0].lower()] / _REF_UNITS[lengths[1].lower()]
+        obs = _call(env, svc, name, {fu: lengths[0], tu: lengths[1], val: 1})
+        if obs.ok and not any(abs(g - want) <= 1e-3 * max(1.0, abs(want)) for g in _numbers(obs.data)):
+            problems.append(f"1 {lengths[0]} in {lengths[1]}: expected {want:.6g}")
+    rec.add("computation", name, "fail" if problems else "pass", "; ".join(problems[:3]))
+
+
+GENERIC_KEYS = set("id name title description created updated at url link snippet score value items total next offset not found "
+                   "result results data content text message status type kind label cursor page count".split())
+
+
+FILLER_KEYS = {"id", "name", "description", "value", "updated", "created", "at", "title"}
+SEARCHY = {"search", "find", "query", "result", "web", "page", "lookup", "match", "hit", "snippet", "google", "bing", "crawl", "scrape"}
+
+
+def _key_words(data: Any, depth: int = 0) -> set[str]:
+    if depth > 2:
+        return set()
+    if isinstance(data, list):
+        return _key_words(data[0], depth + 1) if data else set()
+    if not isinstance(data, dict):
+        return set()
+    out = {singular(w) for k in data for w in words(k)}
+    for v in data.values():
+        out |= _key_words(v, depth + 1)
+    return out
+
+
+def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
+    """A read that is not a search does not answer with generic search hits (a title, a url, a
+    snippet, a score and the arguments echoed back): a deployment scaled or a console log read is
+    not a web page."""
+    if spec.kind == "world_model" or not spec.read_only:
+        return
+    text = " ".join([tool.name, tool.description[:400], _schema_text(tool.output_schema)])
+    if {singular(w) for w in words(text)} & SEARCHY:
+        return
+    args = schema_arguments(spec, env, svc, random.Random(71))
+    obs = _call(env, svc, name, args) if args is not None else None
+    if obs is None or not obs.ok:
+        return
+    data = obs.data.get("items") if isinstance(obs.data, dict) and isinstance(obs.data.get("items"), list) else obs.data
+    if isinstance(data, list) and not data:
+        return
+    echoed = {singular(w) for p in (args or {}) for w in words(p)}
+    keys = _key_words(data)
+    own = keys - GENERIC_KEYS - echoed
+    if own:
+        rec.add("domain", name, "pass")
+    elif {"snippet", "score"} <= keys:
+        rec.add("domain", name, "fail", "a generic search hit (title, url, snippet, score) for a tool that is no search")
+    elif keys - echoed <= FILLER_KEYS:
+        rec.add("domain", name, "fail", "a generic record (a name, a description, a value) that says nothing the spec asks for")
+    else:
+        rec.add("domain", name, "pass")
+
+
+def _schema_text(schema: dict[str, Any] | None) -> str:
+    return " ".join(_key_words_schema(schema or {}))
+
+
+def _key_words_schema(schema: dict[str, Any], depth: int = 0) -> list[str]:
+    if depth > 3 or not isinstance(schema, dict):
+        return []
+    out: list[str] = []
+    for k, v in (schema.get("properties") or {}).items():
+        out.append(k)
+        out += _key_words_schema(v, depth + 1)
+    out += _key_words_schema(schema.get("items") or {}, depth + 1)
+    return out
+
+
+def _check_output_fields(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
+    promised = [k for k in ((tool.output_schema or {}).get("required") or []) if isinstance(k, str)]
+    if not promised or spec.kind == "world_model":
+        return
+    args = schema_arguments(spec, env, svc, random.Random(67))
+    obs = _call(env, svc, name, args) if args is not None else None
+    if obs is None or not obs.ok or not isinstance(obs.data, dict):
+        rec.add("output_fields", name, "skip", "no successful call")
+        return
+    missing = [k for k in promised if k not in obs.data]
+    rec.add("output_fields", name, "fail" if missing else "pass", f"missing {missing}" if missing else "")
+
+
+# -- entry points -------------------------------------------------------------------------------
+
+def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> list[CheckResult]:
+    """Every fidelity check that applies to a compiled service's tools, against `server`'s spec."""
+    rec = _Rec(cls.name)
+    specs = cls.tool_specs()
+    plan_tools = getattr(cls, "_tools", {})
+    by_original = {t.name: t for t in server.tools}
+    tools: dict[str, ToolIn] = {}
+    for name in specs:
+        original = plan_tools[name].original if name in plan_tools else name
+        if original in by_original:
+            tools[name] = by_original[original]
+    intents = {n: ToolIntent(t) for n, t in tools.items()}
+    declared = _declared_fields(server)
+    env = Environment([cls], seed=seed)
+    # reads before writes, deletes last: every read sees the seeded records
+    for name, tool in sorted(tools.items(), key=lambda kv: (specs[kv[0]].destructive, not specs[kv[0]].read_only, kv[0])):
+        spec = specs[name]
+        _check_kind(name, spec, intents[name], rec)
+        _check_keyed(env, cls.name, name, spec, intents[name], rec)
+        _check_filters(env, cls.name, name, spec, intents[name], declared, rec)
+        _check_computation(env, cls.name, name, spec, tool, rec)
+        _check_output_fields(env, cls.name, name, spec, tool, rec)
+        _check_domain(env, cls.name, name, spec, tool, rec)
+    _check_sees_writes(cls, seed, {n: intents.get(n) or ToolIntent(ToolIn(name=n, ident=n, input_schema={})) for n in specs}, rec)
+    return rec.checks
+
+
+def _declared_fields(server: ServerSpec) -> set[str]:
+    """Record fields the spec declares: parameters of its writes and properties of its output schemas."""
+    out: set[str] = set()
+    for t in server.tools:
+        if ToolIntent(t).write:
+            out |= {snake(p) for p in t.input_schema.get("properties") or {}}
+        schema = t.output_schema or {}
+        for v in [schema] + [x.get("items") or {} for x in (schema.get("properties") or {}).values() if isinstance(x, dict)]:
+            if isinstance(v, dict):
+                out |= {snake(p) for p in v.get("properties") or {}}
+    return out
+
+
+def failing_tools(checks: list[CheckResult]) -> set[str]:
+    """Tools that do something other than their spec says: recompiled as world-model tools."""
+    return {c.tool for c in checks if c.status == "fail" and c.tool and c.check not in GENERIC_CHECKS}
+
+
+def generic_tools(checks: list[CheckResult]) -> set[str]:
+    """Tools that answer with a generic record: consistent, not wrong, but not faithful either."""
+    return {c.tool for c in checks if c.status == "fail" and c.tool and c.check in GENERIC_CHECKS}
+
+
+def level_of(kind: str, op: str | None, generic: bool = False) -> Level:
+    """The level of a tool that was not recompiled (one that failed a check other than `domain` is a
+    world-model tool now): simulated when the world model serves it, structural when it only logs
+    itself or answers with a generic record (consistent but generic), faithful otherwise."""
+    if kind == "world_model":
+        return "simulated"
+    return "structural" if op == "action" or generic else "faithful"
