@@ -1,6 +1,8 @@
 """Material for a blind-ish review of compiled tools: draws tools of the shipped corpus with a
-published seed, calls each a few times with sampled arguments (the tool's own service, seeded
-state, as an agent would), and prints each call and its result, for a person to judge
+published seed, calls each a few times (the tool's own service, seeded state): the first calls
+with arguments that name what the state holds (`schema_arguments`: ids, paths and names taken from
+its records, as an agent would after a listing), the last with the task sampler's arguments
+(`sample_arguments`, often naming nothing that exists), and prints each call and its result, for a person to judge
 sensible / partly / wrong (bench/fidelity_review.md holds the review).
 
 The tools come from the compiled cache (`compoworld synth` writes it); every compiled tool may be
@@ -28,7 +30,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from compoworld.services.environment import SEP, Environment
-    from compoworld.services.sampling import sample_arguments
+    from compoworld.services.sampling import sample_arguments, schema_arguments
     from compoworld.synthesis.cache import load_compiled
 
     services = load_compiled()
@@ -47,8 +49,11 @@ def main() -> None:
         print(f"    parameters: {json.dumps(spec.input_schema.get('properties') or {})[:400]}")
         env = Environment([cls], seed=args.seed)
         rng = random.Random(f"{args.seed}:{name}:{tool}")
-        for _ in range(args.calls):
-            call = sample_arguments(spec, env, rng, optional_p=0.4, service=name)
+        for k in range(args.calls):
+            # the first calls name what the state holds (ids, paths, names taken from its records, as
+            # an agent would after a listing); the last one uses the task sampler's arguments
+            state_call = schema_arguments(spec, env, name, rng) if k < args.calls - 1 else None
+            call = state_call if state_call is not None else sample_arguments(spec, env, rng, optional_p=0.4, service=name)
             obs = env.step({"name": f"{name}{SEP}{tool}", "arguments": call})
             shown = obs.content if obs.ok else f"ERROR {obs.error_kind}: {obs.error}"
             print(f"  > {json.dumps(call)[:300]}")

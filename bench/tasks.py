@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from compoworld.tasks.factory import TaskConfig, generate
 from compoworld.tasks.graph import build_graph
@@ -28,10 +29,14 @@ def main() -> None:
                     help="keep tasks with a surviving mutant (the gate rejects them by default)")
     args = ap.parse_args()
     build_graph(all_services(args.services_from).values())  # explore once, outside the timed run
+    cpu0 = time.process_time()
     tasks, rejected, report = generate(TaskConfig(n=args.n, seed=args.seed, services_from=args.services_from,
                                                    mutation_test=not args.no_mutation_test,
                                                    require_all_mutants_killed=not args.allow_surviving_mutants))
+    cpu = time.process_time() - cpu0  # this process's CPU time: the one-core rate when other jobs share the machine
     out = report.model_dump()
+    out["cpu_seconds"] = round(cpu, 2)
+    out["tasks_per_cpu_second"] = round(report.accepted / cpu, 1) if cpu else 0.0
     out["acceptance_rate"] = round(report.accepted / max(report.designed, 1), 4)
     out["stale_trap_share"] = round(sum(bool(t.stale) for t in tasks) / max(len(tasks), 1), 4)
     out["mean_reference_steps"] = round(sum(len(t.plan) for t in tasks) / max(len(tasks), 1), 2)

@@ -54,7 +54,7 @@ from compoworld.tasks.model import Task
 from compoworld.tasks.records import task_rows
 from compoworld.tasks.walk import WalkConfig
 from compoworld.training.launcher import job_row
-from compoworld.training.spec import DataRef, Hardware, make_spec
+from compoworld.training.spec import DataRef, Hardware, local_data_ref, make_spec
 from compoworld.warehouse import Warehouse, write_training_job
 
 FEW_SERVICES = WalkConfig(n_services=2, min_length=3, max_length=5)
@@ -88,7 +88,7 @@ BUDGETS = {
     "full": Budget(
         name="full", model="smollm2", composed_tasks=1000, few_service_tasks=1000, group_size=8, seeds=(0, 1, 2),
         sft={"max_steps": 300, "per_device_train_batch_size": 4, "gradient_accumulation_steps": 4, "learning_rate": 5e-5,
-             "max_length": 8192, "drop_long_rows": True, "lr_scheduler_type": "cosine", "warmup_steps": 10},
+             "max_length": 8192, "truncate_long_rows": True, "lr_scheduler_type": "cosine", "warmup_steps": 10},
         grpo={"max_steps": 100, "per_device_train_batch_size": 8, "num_generations": 8, "max_completion_length": 4096,
               "max_tool_calling_iterations": 30, "learning_rate": 1e-6},
         eval_tasks=None, eval_agent={"max_steps": 30, "max_new_tokens": 512},
@@ -139,9 +139,7 @@ def few_service_data(work: Path, budget: Budget) -> tuple[Warehouse, str, Path]:
 
 
 def data_ref(folder: Path, split: str = "train") -> DataRef:
-    manifest = read_manifest(folder)
-    return DataRef(path=str(folder.absolute()), split=split, dataset_id=manifest["splits"][split]["dataset_id"],
-                   run_id=manifest.get("run_id"))
+    return local_data_ref(folder, split)
 
 
 def build_base(work: Path, budget: Budget, sft_folders: list[Path]) -> str:

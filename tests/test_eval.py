@@ -147,12 +147,22 @@ def test_training_job_row_and_checkpoint_eval_link(built: tuple[Warehouse, Path,
     assert len(job["losses_json"]) == 2 and job["seconds"] > 0 and Path(job["model_dir"]).is_dir()
     manifest = json.loads((hub / "sft" / "compoworld.json").read_text())
     assert job["dataset_id"] == manifest["splits"]["train"]["dataset_id"]
+    assert job["data_revision"].startswith("local-") and job["spec_json"]["data"]["revision"] == job["data_revision"]
 
-    out = _eval_cli(["--checkpoint", str(tmp_path / launched["job_id"]), "--discover-mode", "gateway", "--tasks", "2",
-                     "--max-steps", "2", "--max-new-tokens", "16", "--warehouse", str(wh.root)], capsys)
+    argv = ["--checkpoint", str(tmp_path / launched["job_id"]), "--discover-mode", "gateway", "--tasks", "2",
+            "--max-steps", "2", "--max-new-tokens", "16", "--warehouse", str(wh.root)]
+    out = _eval_cli(argv, capsys)
     assert out["job_id"] == launched["job_id"] and out["dataset_id"] == job["dataset_id"]
+    assert out["data_revision"] == job["data_revision"] and out["data_run_id"] == run_id
     assert out["checkpoint"] == job["model_dir"] and out["n_tasks"] == 2
     assert [e["evaluation_id"] for e in read_evaluations(wh, job_id=launched["job_id"])] == [out["evaluation_id"]]
+    linked = wh.query("SELECT e.evaluation_id, e.data_revision FROM training_jobs j JOIN evaluations e USING (job_id) "
+                      "WHERE j.job_id = ?", [launched["job_id"]])
+    assert linked == [{"evaluation_id": out["evaluation_id"], "data_revision": job["data_revision"]}]
+    assert main(["eval", *argv]) == 0  # the text form names the job, its data and what the agent did
+    text = capsys.readouterr().out
+    assert f"trained by job {launched['job_id']} on dataset {job['dataset_id']} (revision {job['data_revision']}" in text
+    assert "tool calls per episode " in text and "stop reasons: " in text
 
 
 def _bench() -> Any:

@@ -304,3 +304,219 @@ def test_a_tool_that_cannot_pass_is_compiled_as_a_simulated_world_model_tool(tmp
     faithful = at_fidelity(compiled, {"faithful"})
     assert set(faithful["forecasts"].tool_specs()) == {"create_alert", "get_alert"}
     assert set(at_fidelity(compiled, {"faithful", "structural", "simulated"})["forecasts"].tool_specs()) == set(rows)
+
+    # the verify stage writes each fidelity check as a `service_checks` row too (`fidelity:<check>`)
+    from compoworld.stages.verify import check_rows
+
+    checks = check_rows(compiled["forecasts"])
+    fid = [r for r in checks if r["check_name"].startswith("fidelity:")]
+    assert len(fid) == len(report.fidelity_checks) and all(r["service"] == "forecasts" for r in fid)
+    failed = next(r for r in fid if r["check_name"] == "fidelity:output_fields" and r["detail"].startswith("[fail] get_forecast"))
+    assert failed["passed"] is False
+    assert any(r["check_name"] == "fidelity:kind" and r["passed"] for r in fid)
+    assert len({r["check_id"] for r in checks}) == len(checks)
+    assert [r for r in check_rows(faithful["forecasts"]) if r["check_name"].startswith("fidelity:")]  # the same version
+
+
+# -- writes aimed at the entity their spec names (issue 12, the wrong target of a write) ----------
+
+COURSES = server(
+    "courses",
+    tool("create_tag", "Create a tag.", {"tag": {"type": "string", "description": "tag identification string"}, "title": S}, ("tag",)),
+    tool("post_course_tag", "Attach a tag to a course.", {"course": {"type": "string", "description": "course identification string"},
+                                                          "tag": {"type": "string", "description": "tag identification string"}}, ("course", "tag")),
+    tool("get_course_tags", "List the tags of a course.", {"course": {"type": "string", "description": "course identification string"}}, ("course",)),
+    tool("delete_course_tag", "Remove a tag attachment from a course.", {"course": {"type": "string", "description": "course identification string"},
+                                                                         "tag": {"type": "string", "description": "tag identification string"}}, ("course", "tag")),
+)
+
+
+def test_a_write_uses_every_argument_that_names_its_record() -> None:
+    # `delete_course_tag(course, tag)` removes the tag of *that* course: another course's is not-found
+    assert results(COURSES)[("delete_course_tag", "target")] == ["pass"]
+    cls = build_service(infer_plan(COURSES, "courses"))
+    env = Environment([cls], seed=3)
+    made = env.step({"name": "courses__post_course_tag", "arguments": {"course": "c-1", "tag": "urgent"}})
+    assert made.ok
+    other = env.step({"name": "courses__delete_course_tag", "arguments": {"course": "c-2", "tag": "urgent"}})
+    assert not other.ok and other.error_kind == "not_found"
+    assert env.step({"name": "courses__delete_course_tag", "arguments": {"course": "c-1", "tag": "urgent"}}).ok
+
+
+def test_target_check_catches_a_write_that_ignores_an_argument_naming_its_record() -> None:
+    plan = broken(COURSES, "delete_course_tag")
+    t = next(t for t in plan.tools if t.name == "delete_course_tag")
+    for p in t.params:
+        if p.name == "course":
+            p.role, p.field = "option", None
+    assert results(COURSES, plan)[("delete_course_tag", "target")] == ["fail"]
+
+
+VAULT = server(
+    "vault",
+    tool("list_files_in_vault", "List the notes (files) of the vault.", {}),
+    tool("get_file_contents", "Return the content of a note file.", {"filepath": {"type": "string", "description": "Path to the file"}}, ("filepath",)),
+    tool("patch_content", "Insert content into an existing note relative to a heading.",
+         {"filepath": {"type": "string", "description": "Path to the file (relative to vault root)"}, "content": S,
+          "target": {"type": "string", "description": "Heading path"}}, ("filepath", "content", "target")),
+)
+
+
+def test_a_write_named_after_part_of_a_record_acts_on_that_record() -> None:
+    # `patch_content(filepath)` patches the note at that path, not a "contents" table of its own
+    plan = infer_plan(VAULT, "vault")
+    patch = next(t for t in plan.tools if t.name == "patch_content")
+    assert patch.collection == next(t for t in plan.tools if t.name == "get_file_contents").collection
+    assert results(VAULT)[("patch_content", "target")] == ["pass"]
+
+
+def test_target_check_catches_a_write_over_another_collection_than_its_key_names() -> None:
+    from compoworld.synthesis.plan import EntityPlan, FieldPlan
+
+    plan = broken(VAULT, "patch_content")
+    own = EntityPlan(collection="contents", entity="content", prefix="cont", fields=[
+        FieldPlan(name="id", shape=S, role="id"), FieldPlan(name="filepath", shape=S, role="key"), FieldPlan(name="content", shape=S),
+        FieldPlan(name="created_at", shape=S, role="created"), FieldPlan(name="updated_at", shape=S, role="updated")])
+    plan.entities.append(own)
+    t = next(t for t in plan.tools if t.name == "patch_content")
+    t.collection = "contents"
+    for p in t.params:
+        if p.name == "filepath":
+            p.collection = "contents"
+    assert results(VAULT, plan)[("patch_content", "target")] == ["fail"]
+
+
+def test_find_is_no_search_for_the_domain_check() -> None:
+    from compoworld.synthesis.plan import FieldPlan
+
+    # `find` with a filter answers documents; search hits (title, url, snippet, score) are generic
+    srv = server("docs", tool("find", "Run a find query against a collection.", {"collection": S, "filter": {"type": "object"}}, ("collection",)))
+    assert infer_plan(srv, "docs").tools[0].collection == "documents"
+    plan = broken(srv, "find", op="lookup")
+    e = plan.entities[0]
+    plan.entities[0] = e.model_copy(update={"fields": [f for f in e.fields if f.name in ("id", "collection")] +
+                                            [FieldPlan(name=n, shape=sh) for n, sh in (("title", S), ("url", S), ("snippet", S), ("score", N))]})
+    plan.tools[0].output_schema = {"type": "object"}
+    assert results(srv, plan)[("find", "domain")] == ["fail"]
+
+
+# -- records from the right domain: the chain a service is about -------------------------------
+
+def test_addresses_and_token_symbols_follow_the_chain_the_service_names() -> None:
+    import re
+
+    def records(name: str, desc: str) -> list[dict[str, Any]]:
+        srv = ServerSpec(id=name, source="test", name=name, description=desc, tools=[
+            tool("get_token_balance", "Get the token balance of a wallet address.", {"address": S, "symbol": S}, ("address",)),
+            tool("list_balances", "List the balances of wallet addresses.", {"limit": I})])
+        env = Environment([build_service(infer_plan(srv, name))], seed=5)
+        return env.step({"name": f"{name}__list_balances", "arguments": {"limit": 20}}).data["items"]
+
+    btc = records("ordinals", "Bitcoin ordinals and inscriptions explorer.")
+    assert btc and all(re.fullmatch(r"bc1q[a-z0-9]{38}", r["address"]) for r in btc if r.get("address"))
+    stark = records("starknet", "Starknet wallet balances and transfers.")
+    assert stark and all(r["symbol"] in ("STRK", "ETH", "USDC", "USDT", "WBTC") for r in stark if r.get("symbol"))
+    assert all(re.fullmatch(r"0x[0-9a-f]{64}", r["address"]) for r in stark if r.get("address"))
+
+
+def test_a_visualization_is_generated_not_a_record_and_a_lookup_by_name_carries_that_name() -> None:
+    srv = server("portfolio", tool("visualize_portfolio", "Create a visualization of the current portfolio allocation.", {"user_id": S}, ("user_id",)),
+                 tool("get_author_info", "Get author info.", {"author_name": S}, ("author_name",)))
+    plan = infer_plan(srv, "portfolio")
+    ops = {t.name: t.op for t in plan.tools}
+    assert ops["visualize_portfolio"] == "world_model"  # simulated, honestly: no user-like record is made
+    env = Environment([build_service(plan)], seed=2)
+    got = env.step({"name": "portfolio__get_author_info", "arguments": {"author_name": "Ada Lovelace"}})
+    assert got.ok and got.data.get("name", "Ada Lovelace") == "Ada Lovelace"
+
+
+# -- records in their domain's shape: archetypes of entities that named no known family ------------
+
+def _record(data: Any) -> dict[str, Any]:
+    if isinstance(data, dict) and isinstance(data.get("items"), list):
+        data = data["items"]
+    if isinstance(data, list):
+        data = data[0] if data else {}
+    return data if isinstance(data, dict) else {}
+
+
+_ISO_DAY = r"\d{4}-\d\d-\d\d"
+ARCHETYPES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
+    # (tool, description, input properties, arguments, field -> expected value (a regex or a set of values))
+    ("list_tasks", "List the tasks on the team's board.", {"limit": I}, {}, {"priority": r"[1-5]", "due_date": _ISO_DAY, "assignee": r"\w+ \w+"}),
+    ("list_messages", "List the messages in the inbox.", {"limit": I}, {}, {"sender": r"\w+ \w+", "recipient": r"[^@]+@[^@]+", "sent_at": _ISO_DAY + ".*"}),
+    ("list_orders", "List the orders of the shop.", {"limit": I}, {}, {"order_number": r"ORD-\d+", "currency": {"USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"}}),
+    ("list_servers", "List the servers of the account.", {"limit": I}, {}, {"state": {"running", "stopped", "degraded"}, "host": r"ip-[\d-]+\.internal",
+                                                                            "region": {"us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"}}),
+    ("read_console", "Read the messages of the application console log.", {"limit": I}, {}, {"level": {"INFO", "WARN", "ERROR", "DEBUG"}, "logged_at": _ISO_DAY + ".*"}),
+    ("list_images", "List the images of the library.", {"limit": I}, {}, {"format": {"png", "jpg", "webp"}, "filename": r"[a-z-]+(-\d+)?\.(png|jpg|webp)"}),
+    ("sma", "Fetch simple moving average", {"symbol": S, "interval": S}, {"symbol": "IBM", "interval": "daily"}, {"date": _ISO_DAY}),
+    ("list_settings", "List the configuration settings.", {"limit": I}, {}, {"setting": r"[a-z_]+(_\d+)?", "scope": {"global", "project", "user"}}),
+    ("list_components", "List the UI components of the library.", {"limit": I}, {}, {"import_path": r"@/components/ui/[a-z-]+"}),
+    ("list_prompts", "List the prompts of the server.", {"limit": I}, {}, {"template": r"(?s).*\{\w+\}.*"}),
+    ("get_standings", "Get the league standings.", {"season": I}, {"season": 2025}, {"team": r"[A-Z][\w ]+", "points": r"\d+"}),
+    ("get_version", "Get version information", {}, {}, {"version": r"\d+\.\d+\.\d+", "released_at": _ISO_DAY}),
+    ("list_tables", "List the tables of the database.", {"limit": I}, {}, {"row_count": r"\d+"}),
+    ("whois_domain", "Look up whois information about the domain", {"domain": S}, {"domain": "example.com"},
+     {"registrar": {"Gandi SAS", "Namecheap, Inc.", "GoDaddy.com, LLC", "Cloudflare, Inc.", "RIPE NCC", "ARIN"}}),
+    ("list_models", "List all available models.", {"limit": I}, {}, {"provider": {"OpenAI", "Anthropic", "Mistral AI", "Google", "Meta"}}),
+    ("list_courses", "List the available courses.", {"limit": I}, {}, {"instructor": r"\w+ \w+", "start_date": _ISO_DAY}),
+    ("get_scene_info", "Get detailed information about the current scene", {}, {}, {"object_count": r"\d+"}),
+    ("get_definitions", "Get definitions for a word.", {"word": S}, {}, {"part_of_speech": {"noun", "verb", "adjective"}}),
+    ("get_verse", "Get a verse of the Quran.", {"edition_name": S}, {"edition_name": "en.asad"}, {"reference": r"\d+:\d+", "language": {"en", "ar", "tr"}}),
+    ("read_graph", "Read the entire knowledge graph", {}, {}, {"entity_type": {"person", "organization", "project", "event"}}),
+    ("list_engagements", "List all engagements of the CRM.", {"limit": I}, {}, {"activity_type": {"call", "email", "meeting", "note"}, "contact": r"\w+ \w+"}),
+    ("get_compound_details", "Get detailed information about a specific compound by its PubChem CID.", {"cid": I}, {"cid": 2519},
+     {"formula": r"(C\d*|H\d*|N\d*|O\d*)+"}),
+    ("list_processes", "List the running processes.", {"limit": I}, {}, {"pid": r"\d+", "command": r".+"}),
+    ("list_scans", "List all available scan results.", {"limit": I}, {}, {"findings_count": r"\d+", "finished_at": _ISO_DAY + ".*"}),
+    ("list_tabs", "List the open browser tabs.", {"limit": I}, {}, {"active": {True, False}}),
+    ("list_endpoints", "List the endpoints of the API.", {"limit": I}, {}, {"method": {"GET", "POST", "DELETE"}, "path": r"(/v\d+)?/[\w/{}]+"}),
+    ("check_domain_availability", "Check if a domain name is available for registration.", {"domain": S}, {"domain": "example.com"},
+     {"available": {True, False}}),
+    ("list_shortcuts", "List all available Siri shortcuts.", {"limit": I}, {}, {"action_count": r"\d+", "folder": {"Home", "Work", "Health", "Starter Shortcuts"}}),
+    ("list_tags", "List the tags.", {"limit": I}, {}, {"usage_count": r"\d+"}),
+    ("run_sql_query", "Run a read-only SQL query", {"sql": S}, {"sql": "select * from orders"}, {"row_count": r"\d+"}),
+]
+
+
+@pytest.mark.parametrize("name,desc,props,args,expect", ARCHETYPES, ids=[a[0] for a in ARCHETYPES])
+def test_an_entity_of_a_known_archetype_answers_records_of_its_domain(name: str, desc: str, props: dict[str, Any],
+                                                                      args: dict[str, Any], expect: dict[str, Any]) -> None:
+    import re
+
+    srv = server(f"arch_{name}", tool(name, desc, props))
+    assert results(srv)[(name, "domain")] == ["pass"]  # the records carry fields of their own, not a name and a value
+    env = Environment([build_service(infer_plan(srv, srv.name))], seed=3)
+    obs = env.step({"name": f"{srv.name}__{name}", "arguments": args})
+    rec = _record(obs.data)
+    assert obs.ok and rec, obs
+    for field, want in expect.items():
+        assert field in rec, (field, rec)
+        got = rec[field]
+        assert (got in want) if isinstance(want, set) else re.fullmatch(want, str(got)), (field, got)
+
+
+def test_an_archetype_record_agrees_with_itself() -> None:
+    # a compound's formula and weight are the same compound's; a config setting's value is its own
+    from compoworld.synthesis.world import COMPOUNDS, SETTINGS
+
+    srv = server("chem", tool("list_compounds", "List the compounds of the library.", {"limit": I}))
+    env = Environment([build_service(infer_plan(srv, "chem"))], seed=4)
+    items = env.step({"name": "chem__list_compounds", "arguments": {"limit": 50}}).data["items"]
+    known = {c[1]: c[2] for c in COMPOUNDS}
+    assert items and all(known[r["formula"]] == r["molecular_weight"] for r in items)
+    srv = server("cfg", tool("list_settings", "List the configuration settings.", {"limit": I}))
+    env = Environment([build_service(infer_plan(srv, "cfg"))], seed=4)
+    items = env.step({"name": "cfg__list_settings", "arguments": {"limit": 50}}).data["items"]
+    values = {s[0]: s[1] for s in SETTINGS}
+    assert items and all(values[r["setting"]] == r["value"] for r in items if r["setting"] in values)
+    assert len({r["setting"] for r in items}) == len(items)  # a setting's name is a key: one record each
+
+
+def test_a_broad_archetype_needs_the_records_own_name() -> None:
+    # "... on the simulator device" in a description does not make a screen size a server record
+    srv = server("phone", tool("get_screen_size", "Get the screen size of the mobile device in pixels.", {}),
+                 tool("list_servers", "List the servers of the account.", {"limit": I}))
+    topics = {e.entity: e.topic for e in infer_plan(srv, "phone").entities}
+    assert topics.get("server") == "resource" and topics.get("size") != "resource", topics

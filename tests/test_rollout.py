@@ -74,6 +74,34 @@ def test_teacher_solves_every_accepted_task(tasks: list[Task], classes: dict[str
         assert [c.criterion_id for c in t.criteria] == [c.id for c in task.rubric]
 
 
+def test_teacher_says_why_with_the_values_it_found(tasks: list[Task], classes: dict[str, Any]) -> None:
+    """Before a call that uses a discovered value the teacher names it (the value itself, read from a
+    tool result); at a branch it says the comparison; it closes with the changes in the past tense,
+    their values, the rule revisions it followed and the report. Phrasings vary across tasks."""
+    trajs = collect(tasks, ReferenceTeacher(), group_size=1, classes=classes)
+    openings = set()
+    for task, traj in zip(tasks, trajs):
+        said = [m for m in traj.messages if m["role"] == "assistant" and m.get("tool_calls")]
+        for m in said:
+            args = json.loads(m["tool_calls"][0]["function"]["arguments"])
+            step = next(s for s in taken_steps(task) if s.tool == m["tool_calls"][0]["function"]["name"]
+                        and resolve(s.arguments, task.bindings) == args)
+            found = [v for p, v in step.arguments.items() if isinstance(v, dict) and "$var" in v]
+            shown = [task.bindings.get(v["$var"]) for v in found]
+            shown = [v for v in shown if isinstance(v, str) and "_" not in v and len(v) <= 80]
+            if shown:  # a value it discovered (ids aside) appears in what it says before using it
+                assert any(v in m["content"] for v in shown), (m["content"], shown)
+            if step.when:
+                assert m["content"].startswith("Its "), m["content"]
+        final = traj.messages[-1]["content"]
+        openings.add(final.split("\n", 1)[0])
+        if any(s.purpose != "lookup" for s in taken_steps(task)):
+            assert any(w in final for w in ("created", "updated", "sent", "set", "added", "scheduled", "posted")), final
+        if any(e.pattern for s in taken_steps(task) for e in s.extract):
+            assert "rev. " in final, final
+    assert len(openings) >= 3
+
+
 def test_teacher_discovers_values_instead_of_copying_bindings(tasks: list[Task], classes: dict[str, Any]) -> None:
     """With the task's recorded bindings replaced by junk, the teacher still succeeds: it reads the values
     from tool results. The same junk fed in as discovered values breaks the tasks (so they matter)."""

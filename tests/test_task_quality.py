@@ -305,3 +305,40 @@ def test_factory_report_counts_planted_violations(batch) -> None:
     tasks, _, report = batch
     assert report.planted_violations == sum(report.planted_violation_kinds.values())
     print("planted violations on 40 tasks:", report.planted_violation_kinds)
+
+
+def test_planted_records_mostly_keep_the_world_coherent(batch) -> None:
+    # Plants take values in their field's role (an assignee is an employee), a cloned record gets the
+    # name of the person whose email it now holds, and a planted file's name is the end of its path.
+    # Some plants still break an invariant (a carried date ahead of the clock in a past field): the
+    # figure is reported; here it must stay well under the 8.6 per task it was before roles applied.
+    tasks, _, report = batch
+    assert report.planted_violations / len(tasks) < 3.0, report.planted_violation_kinds
+    assert report.planted_violation_kinds.get("name_path", 0) <= len(tasks) // 10
+
+
+def test_requests_come_from_a_named_colleague(batch) -> None:
+    from compoworld.services.cast import cast
+
+    tasks, _, _ = batch
+    for t in tasks:
+        staff = cast(t.seed).world.employees
+        opening = t.instruction.split(".", 1)[0]
+        assert any(p.first in opening for p in staff), t.instruction[:120]
+        assert "(current)" not in t.instruction and "superseded" not in t.instruction.lower()
+
+
+def test_some_lookups_leave_the_service_for_the_agent_to_find() -> None:
+    # "find the candidate named X" without "in recruiting" when only one mounted service keeps
+    # candidates: the agent finds where the record lives. Never when two services keep them.
+    import random
+
+    from compoworld.tasks.instruction import Phrase, Requester, render
+
+    phrase = Phrase("find", service="recruiting", entity="candidate", key_field="name", key="Ada Park", field="email")
+    who = Requester("Wei Wilson", "Sales Manager", "Sales")
+    alone = [render([phrase], random.Random(k), None, who, {"candidate": 1}) for k in range(40)]
+    shared = [render([phrase], random.Random(k), None, who, {"candidate": 2}) for k in range(40)]
+    assert 8 <= sum("recruiting" not in r for r in alone) <= 32
+    assert all("recruiting" in r for r in shared)
+    assert all("'Ada Park'" in r and "Wei" in r for r in alone + shared)

@@ -8,6 +8,7 @@ import pytest
 
 from compoworld.services.registry import all_services
 from compoworld.tasks.checks import evaluate, score
+from compoworld.tasks.design_types import older_revision, rule_topic
 from compoworld.tasks.factory import TaskConfig, build_env, generate, hidden_values, probe
 from compoworld.tasks.graph import build_graph, edge_records
 from compoworld.tasks.instruction import leaks
@@ -189,8 +190,13 @@ def test_some_tasks_carry_a_policy_document_and_its_superseded_version(batch) ->
     assert with_policy, "the designer should put some write values into policy documents"
     for task in with_policy:
         step = next(s for s in task.plan if any(e.pattern for e in s.extract))
-        key = next(iter(step.extract[0].match.values()))
-        assert key in task.instruction  # the request names the policy, not the value
+        key_field, key = next(iter(step.extract[0].match.items()))
+        # The request points to the rule (by its topic, or the full key when a search by topic would
+        # not show both revisions) and never says which revision is in force.
+        assert rule_topic(key) in task.instruction
+        assert "(current)" not in task.instruction and "superseded" not in task.instruction.lower()
+        older = older_revision(key)
+        assert any(r.get(key_field) == older for rows in task.initial_state[step.service].values() for r in rows.values())
         value = task.bindings[step.extract[0].var]
         assert value not in task.instruction
         # Following the superseded version writes the old value, or changes a record the current

@@ -340,6 +340,61 @@ def test_cli_train_dry_run(built: tuple[Warehouse, Path, str], tmp_path: Path, c
     assert "holds a rl dataset" in capsys.readouterr().err
 
 
+def test_train_stage_records_its_jobs(built: tuple[Warehouse, Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipeline's train stage writes a `training_jobs` row per job as `compoworld train` does (spec, dataset
+    id and revision, losses, seconds, status); a rerun rewrites the rows, never adds copies; a failed job is
+    a failure of the stage with its cause, resolved when a rerun succeeds."""
+    from compoworld.training import launcher
+    from compoworld.training.launcher import LAUNCHER_ENV, register_launcher
+    from compoworld.training.spec import JobSpec
+    from compoworld.warehouse import read_training_job
+
+    wh, hub, run_id = built
+    cfg = PipelineConfig(tasks=12, group_size=2, stages={"verify": False, "datasets": False, "train": True},
+                         datasets_dir=str(hub))
+    assert cfg.run_id == run_id  # the datasets were built from this run
+    monkeypatch.setattr(launcher, "_LAUNCHERS", dict(launcher._LAUNCHERS))
+    outcome = {"returncode": 1}
+
+    def fake(spec: JobSpec, wait: bool) -> dict[str, Any]:
+        rec: dict[str, Any] = {"job_id": spec.job_id, "launcher": "fake", "log": str(spec.job_dir / "train.log"),
+                               "returncode": outcome["returncode"]}
+        if rec["returncode"]:
+            rec["error"] = "rows do not fit"
+        elif spec.kind == "sft":
+            rec["result"] = {"losses": [{"step": 1, "loss": 2.0}, {"step": 2, "loss": 1.5}], "loss_first": 2.0,
+                             "loss_last": 1.5, "seconds": 3.5, "step_seconds": [1.0, 1.1], "model_dir": str(spec.job_dir / "model")}
+        else:
+            rec["result"] = {"steps": [{"step": 1, "reward": 0.5, "reward_std": 0.1}], "seconds": 4.0, "step_seconds": [2.0],
+                             "model_dir": str(spec.job_dir / "model")}
+        return rec
+
+    register_launcher("fake", fake)
+    monkeypatch.setenv(LAUNCHER_ENV, "fake")
+    quiet = lambda m: None  # noqa: E731
+    run_pipeline(cfg, wh, log=quiet, names=["train"])
+    jobs = wh.query("SELECT job_id, kind, status, error FROM training_jobs ORDER BY kind DESC")
+    assert [(j["kind"], j["status"], j["error"]) for j in jobs] == [("sft", "failed", "rows do not fit"),
+                                                                   ("grpo", "failed", "rows do not fit")]
+    failures = wh.query("SELECT item_id, error FROM failures WHERE run_id = ? AND stage = 'train' AND NOT resolved", [run_id])
+    assert len(failures) == 1 and failures[0]["item_id"] == "jobs" and "rows do not fit" in failures[0]["error"]
+
+    outcome["returncode"] = 0
+    for _ in range(2):  # the same jobs again: their rows are rewritten, not added
+        run_pipeline(cfg, wh, log=quiet, names=["train"])
+    jobs = wh.query("SELECT job_id, kind, status FROM training_jobs ORDER BY kind DESC")
+    assert [(j["kind"], j["status"]) for j in jobs] == [("sft", "completed"), ("grpo", "completed")]
+    assert not wh.query("SELECT 1 FROM failures WHERE run_id = ? AND stage = 'train' AND NOT resolved", [run_id])
+    manifest = json.loads((hub / "sft" / "compoworld.json").read_text())
+    sft = read_training_job(wh, jobs[0]["job_id"])
+    assert sft is not None and sft["dataset_id"] == manifest["splits"]["train"]["dataset_id"] and sft["data_run_id"] == run_id
+    assert sft["data_revision"].startswith("local-") and sft["spec_json"]["data"]["revision"] == sft["data_revision"]
+    assert sft["losses_json"] == [{"step": 1, "loss": 2.0}, {"step": 2, "loss": 1.5}] and sft["loss_last"] == 1.5
+    assert sft["seconds"] == 3.5 and sft["model_dir"].endswith("/model") and sft["spec_json"]["job_id"] == sft["job_id"]
+    grpo = read_training_job(wh, jobs[1]["job_id"])
+    assert grpo is not None and grpo["losses_json"] == [{"step": 1, "reward": 0.5, "reward_std": 0.1}]
+
+
 # -- the trainers (integration) ------------------------------------------------------------------------
 @pytest.mark.integration
 def test_sft_loss_falls_over_30_steps(built: tuple[Warehouse, Path, str], tmp_path: Path) -> None:

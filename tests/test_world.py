@@ -175,7 +175,8 @@ def test_families_are_chosen_from_the_entitys_names() -> None:
     from compoworld.synthesis.world import entity_family, family_for
 
     assert family_for(["commit commits"]) == "repo" and family_for(["transcriptions"]) == "media"
-    assert family_for(["file files"]) == "file" and family_for(["widget widgets"]) == ""
+    assert family_for(["file files"]) == "file" and family_for(["gizmo gizmos"]) == ""
+    assert family_for(["widget widgets"]) == "component"  # a UI widget is a component (name, import path, example)
     assert entity_family("problem", "problems", "result") == ""  # a catch-all topic says nothing
     assert entity_family("forecast", "forecasts", "weather") == "weather"
 

@@ -270,7 +270,7 @@ CREATE TABLE evaluations (
     checkpoint          VARCHAR,           -- checkpoint folder evaluated; NULL when the agent is no checkpoint
     job_id              VARCHAR,           -- training_jobs.job_id that made the checkpoint; NULL if none
     dataset_id          VARCHAR,           -- content id of the dataset split the checkpoint was trained on
-    data_revision       VARCHAR,           -- Hub revision of that dataset; NULL for a local folder
+    data_revision       VARCHAR,           -- Hub revision of that dataset, or local- + a local folder's content fingerprint
     data_run_id         VARCHAR,           -- the warehouse run that dataset was built from
     split               VARCHAR,           -- the task split evaluated (test: service sets held out of training)
     discover_mode       VARCHAR,           -- direct | gateway
@@ -302,7 +302,7 @@ CREATE TABLE evaluation_results (
     config_hash       VARCHAR            -- content hash of the stage config that produced this row
 );
 
--- training_jobs: training jobs started by compoworld train (run_id = job_id)
+-- training_jobs: training jobs started by compoworld train or the train stage (run_id = job_id)
 -- key: run_id, job_id
 CREATE TABLE training_jobs (
     job_id            VARCHAR NOT NULL,  -- content id of the job spec (kind + hash)
@@ -311,7 +311,7 @@ CREATE TABLE training_jobs (
     status            VARCHAR,           -- completed | failed | started (not waited for)
     dataset_id        VARCHAR,           -- content id of the dataset split it trained on
     data_path         VARCHAR,           -- dataset folder or Hub repo
-    data_revision     VARCHAR,           -- Hub revision of the dataset; NULL for a local folder
+    data_revision     VARCHAR,           -- Hub revision of the dataset, or local- + a local folder's content fingerprint
     data_run_id       VARCHAR,           -- the warehouse run the dataset was built from
     data_split        VARCHAR,           -- the dataset split trained on
     learning_rate     DOUBLE,            -- learning rate

@@ -41,7 +41,11 @@ def _print_text(out: dict[str, Any]) -> None:
           f"success {figs['success_rate']:.4f}, partial credit {figs['mean_partial_credit']:.4f} "
           f"({out['seconds']} s; evaluation {out['evaluation_id']})")
     if out.get("job_id"):
-        print(f"  trained by job {out['job_id']} on dataset {out['dataset_id']} (run {out['data_run_id']})")
+        print(f"  trained by job {out['job_id']} on dataset {out['dataset_id']} (revision {out['data_revision']}, "
+              f"run {out['data_run_id']})")
+    stops = ", ".join(f"{reason} {n}" for reason, n in figs.get("stop_reasons", {}).items())
+    print(f"  tool calls per episode {figs.get('mean_steps', 0)} (discovery share {figs.get('discovery_share', 0)}, "
+          f"failed calls {figs.get('failed_calls', 0)}); stop reasons: {stops or 'none'}")
     for title, key, measure in (("capability", "by_capability", "success_rate"),
                                 ("criterion kind", "by_criterion_kind", "pass_rate"), ("service", "by_service", "pass_rate")):
         parts = ", ".join(f"{name} {v[measure]:.2f}" for name, v in figs[key].items())

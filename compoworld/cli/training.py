@@ -13,8 +13,6 @@ from compoworld.errors import UserError
 
 
 def _data_ref(args: argparse.Namespace, kind: str) -> Any:
-    from compoworld.training.spec import DataRef
-
     from compoworld.cli.datasets import datasets_dir
 
     dataset_kind = "sft" if kind == "sft" else "rl"
@@ -22,6 +20,7 @@ def _data_ref(args: argparse.Namespace, kind: str) -> Any:
     local = Path(path)
     if local.is_dir():
         from compoworld.datasets.layout import read_manifest
+        from compoworld.training.spec import local_data_ref
 
         try:
             manifest = read_manifest(local)
@@ -29,10 +28,7 @@ def _data_ref(args: argparse.Namespace, kind: str) -> Any:
             raise ValueError(str(exc)) from None
         if manifest.get("kind") != dataset_kind:
             raise ValueError(f"{path} holds a {manifest.get('kind')} dataset; 'compoworld train {kind}' needs the {dataset_kind} dataset")
-        split = manifest["splits"].get(args.split)
-        if split is None:
-            raise ValueError(f"{path} has no split {args.split!r} (has {', '.join(manifest['splits'])})")
-        return DataRef(path=str(local.absolute()), split=args.split, dataset_id=split["dataset_id"], run_id=manifest.get("run_id"))
+        return local_data_ref(local, args.split)
     if args.data and "/" in args.data and not args.data.startswith((".", "/")):
         return _hub_data_ref(args.data, args.revision, args.split, dataset_kind)
     raise ValueError(f"no {dataset_kind} dataset at {path}; run 'compoworld datasets build --kind {dataset_kind}' "
@@ -63,7 +59,7 @@ def _hub_data_ref(repo: str, revision: str | None, split_name: str, dataset_kind
 
 def _hyperparameters(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     names = ["max_steps", "learning_rate", "per_device_train_batch_size", "gradient_accumulation_steps", "seed"]
-    names += ["max_length", "drop_long_rows"] if kind == "sft" else ["num_generations", "max_completion_length", "max_tool_calling_iterations",
+    names += ["max_length", "drop_long_rows", "truncate_long_rows"] if kind == "sft" else ["num_generations", "max_completion_length", "max_tool_calling_iterations",
                                                     "temperature", "beta", "reward_kind"]
     return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
 
@@ -168,8 +164,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--seed", type=int)
         if kind == "sft":
             p.add_argument("--max-length", dest="max_length", type=int, help="tokens per row (default 8192)")
-            p.add_argument("--drop-long-rows", dest="drop_long_rows", action="store_true", default=None,
-                           help="train on the rows that fit --max-length instead of failing when some do not")
+            long_rows = p.add_mutually_exclusive_group()
+            long_rows.add_argument("--drop-long-rows", dest="drop_long_rows", action="store_true", default=None,
+                                   help="train on the rows that fit --max-length instead of failing when some do not")
+            long_rows.add_argument("--truncate-long-rows", dest="truncate_long_rows", action="store_true", default=None,
+                                   help="train on the first --max-length tokens of every row (for rows longer than "
+                                        "the model's context)")
         else:
             p.add_argument("--num-generations", dest="num_generations", type=int)
             p.add_argument("--max-completion-length", dest="max_completion_length", type=int)

@@ -19,8 +19,8 @@ from compoworld.rollout.trajectory import Episode
 from compoworld.services.environment import SEP, DiscoverMode, Observation
 from compoworld.services.registry import get_service
 from compoworld.tasks.model import PlanStep, Task
-from compoworld.tasks.report import closing_text
-from compoworld.tasks.solution import applies, pick, report_value, resolve
+from compoworld.rollout.narration import reasoning, summary, var_fields
+from compoworld.tasks.solution import applies, pick, resolve
 
 TurnKwargs = Callable[[int, list[dict[str, Any]]], dict[str, Any]]
 
@@ -35,46 +35,6 @@ class Agent(Protocol):
         ...
 
     def run(self, task: Task, episode: Episode, seed: int, rollout_index: int) -> None: ...
-
-
-def _reasoning(step: PlanStep) -> str:
-    if step.reasoning:
-        return step.reasoning
-    service = step.tool.split("__", 1)[0]
-    return f"Next I'll call {step.tool.split('__', 1)[-1].replace('_', ' ')} in {service}."
-
-
-def _summary(task: Task, done: list[PlanStep], left: list[PlanStep], bindings: Mapping[str, Any]) -> str:
-    """The closing message: what was changed and with which values, what was deliberately left
-    alone (the records whose branch the values ruled out), and the values the request asked to be
-    reported, read from what the agent itself found."""
-    rng = random.Random(f"summary/{task.id}")
-    writes = [s for s in done if s.purpose != "lookup" and not s.expect_error]
-    if not writes:
-        text = "I looked everything up, but there was nothing I could change."
-    else:
-        parts = [f"{_act(s)} ({_values(s, bindings)})" if _values(s, bindings) else _act(s) for s in writes]
-        text = rng.choice(["Done. What I changed: ", "All set. Changes made: ", "Finished; here is what I did: "]) + "; ".join(parts) + "."
-    untouched = sorted({str(v) for s in left for v in resolve(s.arguments, bindings).values()
-                        if isinstance(v, str) and "_" in v and v not in str([resolve(w.arguments, bindings) for w in writes])})
-    if untouched:
-        names = ", ".join(untouched)
-        text += rng.choice([f" I deliberately left {names} as they were: the conditions you gave rule them out.",
-                            f" {names} did not meet the conditions, so I did not touch them."])
-    if task.report:
-        text += "\n\n" + closing_text(task.report, [report_value(it, bindings) for it in task.report], rng)
-    return text
-
-
-def _act(step: PlanStep) -> str:
-    return f"{step.tool.split('__', 1)[-1].replace('_', ' ')} in {step.service}"
-
-
-def _values(step: PlanStep, bindings: Mapping[str, Any]) -> str:
-    """The values a write sent, as a person lists them (record ids and short scalars)."""
-    args = resolve(step.arguments, bindings)
-    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in args.items()
-                     if isinstance(v, (str, int, float)) and not isinstance(v, bool) and len(str(v)) <= 60)
 
 
 def _read(content: str) -> Any:
@@ -185,6 +145,7 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[i
     done: list[PlanStep] = []
     left: list[PlanStep] = []
     played: set[int] = set()  # plan steps that made a call (a branch its values ruled out makes none)
+    fields = var_fields(task)
     for i, step in enumerate(task.plan):
         if mistakes.give_up_after is not None and i >= mistakes.give_up_after:
             episode.answer("I think that covers the request.")  # gives up, believing it is done
@@ -195,7 +156,7 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[i
         if not applies(step, bindings):  # a branch the values found so far rule out
             left.append(step)
             continue
-        obs = calls.call(step.tool, resolve(step.arguments, bindings), _reasoning(step), slips.get(i))
+        obs = calls.call(step.tool, resolve(step.arguments, bindings), reasoning(task, i, step, bindings, fields), slips.get(i))
         data = _read(obs.content) if obs.ok else None
         for ex in step.extract:
             if ex.var in mistakes.stale:  # remembers the value from before it was updated
@@ -208,7 +169,7 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[i
         played.add(i)
         if kind == "extra_write":
             calls.call(step.tool, resolve(step.arguments, bindings), "Let me make sure that went through; I'll send it again.")
-    episode.answer(_summary(task, done, left, bindings))
+    episode.answer(summary(task, done, left, bindings))
     return played
 
 

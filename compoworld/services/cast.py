@@ -205,6 +205,13 @@ class Cast:
         pool = self.world.vendors if role == "vendor" else self.world.companies
         return pool[rng.randrange(len(pool))]
 
+    def everyone(self) -> tuple[Person, ...]:
+        return (*self.world.employees, *self.world.contacts, *self.vendor_contacts, *self.candidates)
+
+    def by_email(self) -> dict[str, Person]:
+        """email (lowercased) -> the person it belongs to."""
+        return _by_email(self)
+
     def amount(self, rng: random.Random, kind: str) -> float:
         """An amount in the plausible range of its kind (`AMOUNTS`), rounded as people write it
         (salaries to 500, budgets to 1,000, prices to the cent)."""
@@ -213,6 +220,11 @@ class Cast:
             return float(rng.randint(int(lo), int(hi)))
         step = ROUNDING.get(kind, 0.01)
         return round(min(hi, max(lo, round(rng.uniform(lo, hi) / step) * step)), 2)
+
+
+@lru_cache(maxsize=64)
+def _by_email(c: Cast) -> dict[str, Person]:
+    return {p.email.lower(): p for p in c.everyone()}
 
 
 @lru_cache(maxsize=64)

@@ -31,6 +31,15 @@ from compoworld.services.tool import ToolSpec
 ROLE_SEMS = PERSON_SEMS | {"company_name"}
 # Types whose values must be fresh to be useful (a new title), not copied from existing records.
 FRESH = {"title", "text", "query", "json"}
+# Plain words for free-text arguments whose name says what they hold (matched as a substring).
+PLAIN_WORDS = {
+    "department": ["Sales", "Marketing", "Finance", "Engineering", "Support", "Operations", "People", "Legal"],
+    "team": ["Sales", "Platform", "Finance", "Customer Success", "Operations", "Growth"],
+    "location": ["Berlin", "London", "Austin", "Toronto", "Lisbon", "Remote"],
+    "city": ["Berlin", "London", "Austin", "Toronto", "Lisbon", "Singapore"],
+    "category": ["Travel", "Software", "Hardware", "Office supplies", "Training", "Meals"],
+    "reason": ["Customer request", "Quarterly review", "Budget change", "Contract renewal", "Data correction"],
+}
 END_WORDS = ("end", "until", "to_date", "finish", "due", "check_out", "return")
 
 
@@ -136,6 +145,9 @@ class _Sampler:
             return f"user{self.rng.randint(1, 999)}@example.com"
         if fmt == "uri":
             return f"https://example.com/{self.rng.randint(1, 999)}"
+        words = next((w for k, w in PLAIN_WORDS.items() if k in name.lower()), None)
+        if words:  # a department is "Finance", not "Department 783"
+            return self.rng.choice(words)
         return f"{name.replace('_', ' ').capitalize()} {self.rng.randint(100, 999)}"
 
 

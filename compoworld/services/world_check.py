@@ -48,7 +48,7 @@ _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
 EXTRA_PAIRS = (("address", "owner_name"), ("billing_email", "contact_name"))
 
 
-def _pairs(record: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+def person_pairs(record: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(email field, person-name field) pairs of one record."""
     for f in record:
         if f == "email" and "name" in record:
@@ -152,7 +152,7 @@ def world_violations(state_by_service: Mapping[str, Any], today: str) -> list[st
                 continue
             for rid, rec in _records(rows):
                 where = f"{svc}.{coll}.{rid}"
-                for ef, nf in _pairs(rec):
+                for ef, nf in person_pairs(rec):
                     email, name = rec.get(ef), rec.get(nf)
                     if not (isinstance(email, str) and "@" in email and isinstance(name, str) and name.strip()):
                         continue
@@ -191,7 +191,7 @@ def email_names(state_by_service: Mapping[str, Any]) -> dict[str, set[str]]:
             if not isinstance(rows, Mapping):
                 continue
             for _, rec in _records(rows):
-                for ef, nf in _pairs(rec):
+                for ef, nf in person_pairs(rec):
                     email, name = rec.get(ef), rec.get(nf)
                     if isinstance(email, str) and "@" in email and isinstance(name, str) and name.strip():
                         out.setdefault(email.strip().lower(), set()).add(name.strip().lower())

@@ -6,6 +6,7 @@ Layout under `cache_dir()` (`$COMPOWORLD_CACHE_DIR/synth`, default `.cache/synth
   plans-*.jsonl   the plans, one a line (read by offset, only when a service is first used)
   coded/<name>.py services whose coder-written module passed verification (replace the plan)
   report.json     the last run's full report (rejections, per-check results) for the warehouse
+  fidelity.json   each compiled service's fidelity check results (the verify stage's `fidelity:*` rows)
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def cache_dir() -> Path:
     return cache_root() / "synth"
 
 
-def save(entries: list[CacheEntry], report_json: bytes | None = None, directory: Path | None = None) -> Path:
+def save(entries: list[CacheEntry], report_json: bytes | None = None, directory: Path | None = None,
+         fidelity: dict[str, list[dict[str, Any]]] | None = None) -> Path:
     """Write the cache: every plan into one blob, then a small index of where each plan is.
 
     Each file is written to a temporary name and renamed, and the index names the blob it
@@ -67,7 +69,11 @@ def save(entries: list[CacheEntry], report_json: bytes | None = None, directory:
             old.unlink(missing_ok=True)
     if report_json is not None:
         atomic_write_bytes(d / "report.json", report_json)
+    versions = {e.plan.name: e.plan.version for e in entries}
+    atomic_write_bytes(d / "fidelity.json", orjson.dumps({name: {"version": versions[name], "checks": checks}
+                                                          for name, checks in (fidelity or {}).items() if name in versions}))
     _memo.clear()
+    _fidelity_memo.clear()
     return d / "index.json"
 
 
@@ -105,11 +111,39 @@ def load_compiled(verified_only: bool = False, directory: Path | None = None) ->
         if meta.get("code_file"):
             cls = _load_module_service(d / meta["code_file"], meta["name"])
         if cls is None:
-            cls = lazy_service(meta, _plan_reader(blob, int(meta["offset"]), int(meta["length"])))
+            cls = lazy_service({**meta, "cache_dir": str(d)}, _plan_reader(blob, int(meta["offset"]), int(meta["length"])))
         out[meta["name"]] = cls
     _memo.clear()
     _memo[key] = out
     return dict(out)
+
+
+_fidelity_memo: dict[tuple[str, int, int], dict[str, Any]] = {}
+
+
+def fidelity_checks(cls: type[Service]) -> list[dict[str, Any]]:
+    """The fidelity check results (`CheckResult` dicts) the synth run recorded for a cached compiled
+    service, as they were before failing tools were recompiled; empty for any other service, or when
+    the cache holds another version of it."""
+    meta = cls.__dict__.get("_meta") or {}
+    if not meta.get("cache_dir"):
+        return []
+    path = Path(meta["cache_dir"]) / "fidelity.json"
+    try:
+        st = path.stat()
+    except OSError:
+        return []
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    data = _fidelity_memo.get(key)
+    if data is None:
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            data = {}
+        _fidelity_memo.clear()
+        _fidelity_memo[key] = data if isinstance(data, dict) else {}
+    entry = (data or {}).get(cls.name) or {}
+    return list(entry.get("checks") or []) if entry.get("version") == cls.version else []
 
 
 def at_fidelity(classes: dict[str, type[Service]], levels: set[str]) -> dict[str, type[Service]]:

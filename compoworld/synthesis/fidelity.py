@@ -17,7 +17,10 @@ tool through `Environment.step`, as an agent would. One check per failure family
 - computation: time zones (`zoneinfo`, daylight saving, every valid zone), `statistics`, unit
   tables (the schema's own enum values included) and the declared range of random tools;
 - output_fields: an output carries the fields the spec's output schema requires;
-- domain: a read that is no search does not answer with generic search hits.
+- domain: a read that is no search does not answer with generic search hits (a `find` or a query by
+  a filter is no search);
+- target: a write aimed at a record acts on the record its arguments name (every identifying
+  argument counts; a key the service holds for the noun the spec names is found).
 
 A check that does not apply to a tool is not recorded; one that applies but cannot be set up is
 recorded as skipped. `level_of` turns the results into a level per tool: faithful, structural
@@ -433,6 +436,121 @@ def _check_rewrite(env: Environment, svc: str, w: str, spec: ToolSpec, args: dic
     rec.add("sees_writes", w, "fail" if problems else "pass", "; ".join(problems))
 
 
+IDENT_WORDS = re.compile(r"\b(identifier|identification|id|uuid|slug)\b", re.I)
+SETTERS = {"set", "change", "edit", "update", "modify", "configure", "adjust", "rename", "replace", "patch", "apply", "use",
+           "select", "switch", "put", "scale"}
+IDENT_TAILS = {"id", "key", "uuid", "slug", "path", "identifier", "handle", "email", "username"}
+VALUE_PARAMS = {"content", "contents", "text", "body", "value", "data", "message", "note", "description", "title", "name"}
+GENERIC_FIELDS = {"id", "name", "title", "key", "type", "status", "uuid", "value", "description", "content", "text", "label"}
+
+
+def _identifying(spec: ToolSpec, intent: ToolIntent, tool: ToolIn) -> list[str]:
+    """Required scalar parameters that, by the spec, say *which* record a tool acts on: named like a
+    key (`path`, `course_id`, `applicationIdentifier`), described as one ("course identification
+    string"), or named after a noun of the tool's name that is not the thing it sets (`course` of
+    `delete_course_tag`, not `material` of `set_material`)."""
+    props = _props(spec)
+    ws = words(tool.name)
+    # `set_material(material)`: the noun a setter names is the new value, not which record
+    head = intent.head if intent.verb in SETTERS else None
+    name_nouns = {singular(w) for w in ws} - {head}
+    out = []
+    for p in spec.input_schema.get("required") or []:
+        if p not in props or main_type(props[p]) not in ("string", "integer") or props[p].get("enum"):
+            continue
+        s = snake(p)
+        if s in VALUE_PARAMS or singular(s) == head:
+            continue
+        tail = s.split("_")[-1]
+        stem = s.rsplit("_", 1)[0] if "_" in s and tail in IDENT_TAILS else s
+        if s in KEY_NAMES or tail in IDENT_TAILS or IDENT_WORDS.search(str(props[p].get("description", ""))[:120]) \
+                or singular(stem) in name_nouns:
+            out.append(p)
+    return out
+
+
+def _row_args(env: Environment, svc: str, params: list[str]) -> dict[str, Any] | None:
+    """Values for `params` that one record of the state holds together (a tag *of* that course)."""
+    for table in env.services[svc].db.values():
+        for row in list(table.rows.values())[:40]:
+            vals = {}
+            for p in params:
+                s = snake(p)
+                v = row.get(s, row.get(p))
+                if v is None and (s in ("id", "uuid") or s == f"{table.entity}_id"):
+                    v = row.get("id")
+                if v is None or isinstance(v, (list, dict, bool)):
+                    break
+                vals[p] = v
+            else:
+                return vals
+    return None
+
+
+def _check_target(cls: type[Service], seed: int, name: str, spec: ToolSpec, intent: ToolIntent, tool: ToolIn, rec: _Rec) -> None:
+    """A write aimed at a record acts on the record its arguments name: every identifying argument
+    counts (a course that does not exist is not-found, the tag of another course is not removed), and
+    a key the service holds for the noun the spec names (the vault's note paths) is found, not
+    refused because the write was compiled over another collection."""
+    if spec.kind == "world_model" or spec.read_only or not intent.write or intent.create:
+        return
+    idents = _identifying(spec, intent, tool)
+    if not idents:
+        return
+    props = _props(spec)
+    svc = cls.name
+    problems: list[str] = []
+    tested = False
+    # 1. every identifying argument is used: an unknown value of any one of them is refused. The
+    # probes come first on one state (a refused call changes nothing), the call they vary last.
+    if len(idents) >= 2:
+        env = Environment([cls], seed=seed)
+        given = _row_args(env, svc, idents)
+        base = schema_arguments(spec, env, svc, random.Random(73), given=given) if given else None
+        if base is not None and all(base.get(p) == given[p] for p in given):  # type: ignore[index]
+            ignored = []
+            for p in idents:
+                unk = _unknown(props[p], [base[p]])
+                if unk is None:
+                    continue
+                if _call(env, svc, name, {**base, p: unk}).ok:
+                    ignored.append(f"{p}={unk!r}")
+                    env = Environment([cls], seed=seed)
+            if _call(env, svc, name, base).ok:
+                tested = True
+                problems += [f"{x} (no such record) is ignored: the call still succeeds" for x in ignored]
+    # 2. keys the service holds for a noun the spec names are found (the record as a whole: every
+    # identifying argument from the same record)
+    nouns = {singular(w) for w in words(" ".join([tool.name, tool.description[:400]] + [str(v.get("description", ""))[:200] for v in props.values()]))}
+    env = None
+    for p in idents:
+        s = snake(p)
+        if s in GENERIC_FIELDS or s.endswith("_id") or s.split("_")[-1] in ("id", "uuid"):
+            continue
+        env = env or Environment([cls], seed=seed)
+        for table in list(env.services[svc].db.values()):
+            if singular(table.entity) not in nouns or table.entity in ("logged_action", "simulation"):
+                continue
+            rows = [r for r in list(table.rows.values())[:20]
+                    if all(isinstance(r.get(snake(q)), (str, int)) and fits(props[q], r.get(snake(q))) for q in idents)][:2]
+            outcomes = []
+            for r in rows:
+                args = schema_arguments(spec, env, svc, random.Random(79), given={q: r[snake(q)] for q in idents})
+                if args is None or any(args.get(q) != r[snake(q)] for q in idents):
+                    continue
+                obs = _call(env, svc, name, args)
+                outcomes.append(obs.ok or obs.error_kind != "not_found")
+            if outcomes:
+                tested = True
+                if not any(outcomes):
+                    problems.append(f"{p}={rows[0][s]!r}, a {table.entity.replace('_', ' ')} the service holds, is not found: "
+                                    "the write acts on another collection than the one its spec names")
+    if problems:
+        rec.add("target", name, "fail", "; ".join(problems))
+    elif tested:
+        rec.add("target", name, "pass")
+
+
 # -- computations against reference implementations ---------------------------------------------
 
 TZ_SRC = ("source_timezone", "from_timezone", "from_tz", "source_tz", "timezone_from", "from_zone", "source_zone", "from")
@@ -538,7 +656,8 @@ GENERIC_KEYS = set("id name title description created updated at url link snippe
 
 
 FILLER_KEYS = {"id", "name", "description", "value", "updated", "created", "at", "title"}
-SEARCHY = {"search", "find", "query", "result", "web", "page", "lookup", "match", "hit", "snippet", "google", "bing", "crawl", "scrape"}
+SEARCHY = {"search", "web", "snippet", "google", "bing", "duckduckgo", "serp", "crawl", "scrape", "websearch"}
+QUERY_PARAMS = {"query", "q", "search", "search_query", "keyword", "keywords", "search_term", "term", "text_query", "search_text"}
 
 
 def _key_words(data: Any, depth: int = 0) -> set[str]:
@@ -554,14 +673,24 @@ def _key_words(data: Any, depth: int = 0) -> set[str]:
     return out
 
 
+def _is_search(tool: ToolIn) -> bool:
+    """Whether the spec describes a free-text search (of the web, of documents), whose answers may
+    rightly be hits with a title, a url, a snippet and a score. Finding, querying or looking up
+    records by a filter (`mongodb find`, `find_assets_by_type`) is not: those answer records."""
+    text = " ".join([tool.name, tool.description[:400], _schema_text(tool.output_schema)])
+    if {singular(w) for w in words(text)} & SEARCHY:
+        return True
+    props = tool.input_schema.get("properties") or {}
+    return any(snake(p) in QUERY_PARAMS for p in props)
+
+
 def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
     """A read that is not a search does not answer with generic search hits (a title, a url, a
     snippet, a score and the arguments echoed back): a deployment scaled or a console log read is
     not a web page."""
     if spec.kind == "world_model" or not spec.read_only:
         return
-    text = " ".join([tool.name, tool.description[:400], _schema_text(tool.output_schema)])
-    if {singular(w) for w in words(text)} & SEARCHY:
+    if _is_search(tool):
         return
     args = schema_arguments(spec, env, svc, random.Random(71))
     obs = _call(env, svc, name, args) if args is not None else None
@@ -636,6 +765,7 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
         _check_computation(env, cls.name, name, spec, tool, rec)
         _check_output_fields(env, cls.name, name, spec, tool, rec)
         _check_domain(env, cls.name, name, spec, tool, rec)
+        _check_target(cls, seed, name, spec, intents[name], tool, rec)
     _check_sees_writes(cls, seed, {n: intents.get(n) or ToolIntent(ToolIn(name=n, ident=n, input_schema={})) for n in specs}, rec)
     return rec.checks
 

@@ -52,7 +52,7 @@ for _cls, _verbs in {
               "test sync refresh reset connect disconnect login logout authenticate play restart reload commit push pull "
               "kill launch focus enter exit notify broadcast speak say open_app tap swipe zoom upload_file record_audio "
               "stream watch monitor ingest index crawl_site train fetch_many batch process handle",
-    "generate": "generate summarize summarise translate rewrite paraphrase explain answer ask chat brainstorm critique "
+    "generate": "generate visualize visualise plot chart render illustrate summarize summarise translate rewrite paraphrase explain answer ask chat brainstorm critique "
                 "improve refine caption transcribe ocr imagine suggest recommend predict tell draw paint design",
     "analyze": "analyze analyse review assess classify categorize detect interpret score check evaluate_text judge",
 }.items():
@@ -110,7 +110,7 @@ OPTION = {"format", "output_format", "response_format", "fields", "verbose", "de
           "full", "full_page", "include", "exclude", "version_hint", "wait_until", "waituntil", "cache", "use_cache",
           "session_id", "sessionid", "context", "explain", "summary_only", "compact", "style", "theme", "stream"}
 OPTION_PREFIX = ("include_", "with_", "show_", "return_", "output_", "use_", "enable_", "disable_", "should_", "is_verbose")
-ID_SUFFIX = {"id", "ids", "key", "keys", "uuid", "uuids", "number", "num", "no", "index", "idx", "slug", "code", "handle", "gid", "sid"}
+ID_SUFFIX = {"id", "ids", "identifier", "key", "keys", "uuid", "uuids", "number", "num", "no", "index", "idx", "slug", "code", "handle", "gid", "sid"}
 NAME_SUFFIX = {"name", "names", "path", "paths", "url", "urls", "title", "email"}
 NATURAL_KEYS = ["path", "file_path", "filepath", "filename", "file_name", "file", "url", "uri", "link", "symbol", "ticker", "email",
                 "username", "user_name", "login", "slug", "handle", "name", "title", "key", "repo", "repository", "package",
@@ -381,6 +381,10 @@ def _fallback_entity(t: TInfo) -> str | None:
             return "repository"
         if ws & {"package", "library"}:
             return "package"
+        if p.snake in ("collection", "collection_name") and not t.tool.name.lower().endswith("collection"):
+            return "document"  # `find(collection, filter)`: a database's documents, not search hits
+        if p.snake in ("table", "table_name"):
+            return "row"
         if p.words and p.words[-1] in ID_SUFFIX | NAME_SUFFIX and len(p.words) > 1 and p.words[-2][:1].isalpha():
             return singular(p.words[-2])
     if any(p.structural == "query" for p in t.params):
@@ -568,6 +572,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
             t.head = _fallback_entity(t)
         _classify(t)
         infos.append(t)
+    _retarget_attribute_heads(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -835,7 +840,9 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str]) -> EntityPlan:
             continue
         fields[f.name] = f
     title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
-    topic, tfields = topic_for([" ".join([e.name] + e.texts[:1])] + e.texts[1:4])
+    # `result` is the placeholder of a lookup that names no noun: its tools' words say what it is about
+    head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
+    topic, tfields = topic_for(head + e.texts[1:4])
     if not e.owned or len(fields) <= 2:
         for fname, sem, shape in tfields:
             if fname not in fields and len(fields) < 14:
@@ -916,7 +923,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             continue
         params.append(ParamPlan(name=p.name, role=_param_role(t, p, e)))
         pp = params[-1]
-        if pp.role in ("field", "filter"):
+        if pp.role in ("field", "filter", "ref"):
             pp.field = p.snake
         elif pp.role in ("min", "max"):
             rf = _range_field(p)
@@ -940,6 +947,41 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     return plan
 
 
+_ATTR_HEADS = {"content", "contents", "metadata", "meta", "frontmatter", "property", "properties", "attribute", "attributes",
+               "section", "heading", "block", "body", "text", "data"}
+
+
+def _retarget_attribute_heads(infos: list[TInfo]) -> None:
+    """`patch_content(filepath, ...)`: a tool named after a *part* of a record (its content, metadata,
+    a section) acts on the record its key names (the file at `filepath`), when another tool of the
+    service is about that record; it does not get a collection of "contents" of its own."""
+    heads = {t.head for t in infos if t.head and t.head not in _ATTR_HEADS}
+    for t in infos:
+        if t.head not in _ATTR_HEADS or t.op in ("compute", "world_model", "action"):
+            continue
+        named = _fallback_entity(t)
+        if named and named != t.head and named in heads:
+            t.head = named
+
+
+def _scopes(t: TInfo, p: PInfo, e: EntityPlan | None) -> bool:
+    """`delete_course_tag(course, tag)`: a required argument that is neither the key nor a reference
+    to an owned collection, but a field of the entity that the tool's own name mentions (`course`),
+    says *which* record (the tag of that course): it is a condition of the lookup, never ignored."""
+    if e is None or not p.required or p.type not in ("string", "integer", "number") or p.structural is not None \
+            or p.snake in CONTENT_PARAMS or p.snake in ("name", "title", "value", "status", "state"):
+        return False
+    f = e.field(p.snake)
+    if f is None or f.role in ("id", "status", "created", "updated"):
+        return False
+    keyish = len(p.words) > 1 and p.words[-1] in ID_SUFFIX | NAME_SUFFIX
+    stem = p.words[:-1] if keyish else p.words
+    if not stem or singular(stem[-1]) == (t.entity or ""):
+        return False
+    # named in the tool's name (`course` of `delete_course_tag`), or a key-like field (`repo_path`, `project_id`)
+    return singular(stem[-1]) in {singular(w) for w in t.tokens} or keyish
+
+
 def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
     if t.op == "list":
         if p.structural in ("limit", "offset", "page", "cursor", "sort", "order", "query", "option"):
@@ -954,9 +996,11 @@ def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
     if t.op in ("create", "update", "transition"):
         if p.structural == "option":
             return "option"
+        if t.op != "create" and _scopes(t, p, e):
+            return "ref"  # `update_video_edit(project_id, ...)`: which project's edit, not a new project id
         return "field" if e is not None and e.field(p.snake) is not None else "option"
     if t.op in ("get", "delete"):
-        return "option"
+        return "ref" if _scopes(t, p, e) else "option"
     return "arg" if p.structural != "option" or t.op in ("compute", "world_model", "action") else "option"
 
 

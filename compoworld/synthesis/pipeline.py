@@ -259,5 +259,8 @@ def run_synth(specs: list[Path] | None = None, coder: str | None = None, workers
     if write_cache:
         d = cache_directory or cache.cache_dir()
         report.cache_dir = str(d)
-        cache.save(entries, report.model_dump_json().encode(), d)
+        by_service: dict[str, list[dict[str, Any]]] = {}
+        for c in report.fidelity_checks:
+            by_service.setdefault(c.service, []).append(c.model_dump(mode="json"))
+        cache.save(entries, report.model_dump_json().encode(), d, fidelity=by_service)
     return report

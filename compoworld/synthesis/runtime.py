@@ -52,7 +52,7 @@ class CompiledService(Service):
     def generate(self, gen: Any) -> dict[str, Iterable[Record]]:
         out: dict[str, list[Record]] = {}
         for e in _parents_first(list(self._ents.values())):
-            ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic)
+            ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
             n = gen.n(e.size) if e.size else 0
             rows = []
             seen_keys: dict[str, set[Any]] = {}
@@ -171,7 +171,7 @@ class CompiledService(Service):
     def _derive(self, e: EntityPlan, known: dict[str, Any]) -> Record:
         """A record of the outside world that the seeded table does not hold: a pure function of its key."""
         rng = rng_for(self.ctx.seed, self.name, e.collection, canonical_bytes(known).decode())
-        ctx = ValueContext.of(_world(self.ctx.seed), self.ctx.clock.start, e.entity, e.collection, e.topic)
+        ctx = ValueContext.of(_world(self.ctx.seed), self.ctx.clock.start, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
         row: Record = {"id": f"{e.prefix}_x{rng.getrandbits(32):08x}"}
         for f in e.fields:
             if f.role == "id":
@@ -187,6 +187,10 @@ class CompiledService(Service):
             else:
                 v = value_for(f.name, f.sem, f.shape, rng, ctx, 0)
                 row[f.name] = v if _may_hold(f.shape, v) else None
+        # `get_author_info(author_name)`: the record's own name is the name it was looked up by
+        for k, v in known.items():
+            if isinstance(v, str) and k in (f"{e.entity}_name", f"{e.entity}_title") and "name" in row and e.field("name") is not None:
+                row["name"] = v
         return row
 
     # -- operations -----------------------------------------------------------------------------

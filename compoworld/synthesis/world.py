@@ -4,9 +4,13 @@ outside-world lookups their record fields.
 
 Records are shaped by their family (`FAMILIES`: files, repositories and commits, web results,
 weather, quotes and statements, news, tickets, messages, calendar events, contacts, orders,
-metrics, places and routes, media and transcripts, deployments, database tables, documents),
-chosen from the entity's names (`family_for`): a commit has a commit message, a ticket a bug title,
-a file a name its path ends with, and no record gets business filler from another domain. People,
+metrics, places and routes, media and transcripts, deployments, database tables, documents, and
+issue 12's second round: logs, images, settings, UI components, prompts, standings, models, courses,
+registrations (whois), definitions, scripture, knowledge graphs, CRM engagements, compounds,
+processes, endpoints, Shortcuts), chosen from the entity's names (`family_for`): a commit has a commit
+message, a ticket a bug title, a file a name its path ends with, and no record gets business filler
+from another domain. A topic template (`TOPICS`) gives a record of no declared shape its fields; an
+archetype of `NAMED_TOPICS` only when the entity's own words name it (`BROAD_TOPICS`: its names). People,
 companies and dates come from the task world (`compoworld.services.cast`): one person per record
 (its name, email and phone agree), an employee where the field's role says so (owner, assignee,
 author), a customer's contact elsewhere."""
@@ -52,7 +56,7 @@ SA = {"type": "array", "items": {"type": "string"}}
 TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     ("weather", ("weather", "forecast", "temperature", "climate", "rain", "wind", "humidity", "meteo"),
      [("temperature_c", None, N), ("conditions", "category", S), ("humidity", "percent", I), ("wind_kph", None, N), ("observed_at", "datetime", S)]),
-    ("price", ("price", "stock", "ticker", "quote", "crypto", "coin", "market", "token", "trading", "ohlc", "candle", "share"),
+    ("price", ("price", "stock", "ticker", "quote", "crypto", "coin", "market", "token", "trading", "ohlc", "candle", "share", "trade", "gainer", "loser", "mover"),
      [("symbol", "code", S), ("price", "money", N), ("currency", "currency", S), ("change_percent", None, N), ("volume", "quantity", I), ("as_of", "datetime", S)]),
     ("rate", ("exchange", "rate", "forex", "fx", "conversion"),
      [("base", "currency", S), ("quote", "currency", S), ("rate", None, N), ("as_of", "datetime", S)]),
@@ -74,15 +78,89 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("title", "title", S), ("year", None, I), ("genre", "category", S), ("rating", None, N), ("creator", "person_name", S), ("url", "url", S)]),
     ("event", ("event", "meeting", "appointment", "calendar", "schedule", "match", "fixture", "race", "session", "concert"),
      [("title", "title", S), ("starts_at", "datetime", S), ("ends_at", "datetime", S), ("location", "location", S), ("status", "status", S)]),
-    ("document", ("document", "doc", "page", "file", "note", "wiki", "content", "documentation", "guide", "manual", "text", "snippet", "example", "spec", "schema", "readme"),
+    ("document", ("document", "doc", "page", "file", "note", "wiki", "content", "documentation", "guide", "manual", "help", "text", "snippet", "example", "spec", "schema", "readme"),
      [("title", "title", S), ("content", "text", S), ("path", "file_path", S), ("updated_at", "datetime", S)]),
+    # archetypes of records a lookup answers about things of its own domain (issue 12: entities of no
+    # other family answered only a name and a value)
+    ("task", ("task", "todo", "ticket", "issue", "bug", "backlog", "milestone", "sprint", "goal"),
+     [("title", "title", S), ("status", "status", S), ("priority", None, I), ("assignee", "person_name", S), ("due_date", "date", S)]),
+    ("message", ("message", "email", "mail", "inbox", "chat", "dm", "sms", "conversation", "thread", "reply", "comment"),
+     [("subject", "title", S), ("sender", "person_name", S), ("recipient", "email", S), ("body", "text", S), ("sent_at", "datetime", S)]),
+    ("order", ("order", "invoice", "payment", "charge", "refund", "purchase", "checkout", "cart", "subscription", "billing"),
+     [("order_number", None, S), ("customer", "person_name", S), ("total", "money", N), ("currency", "currency", S), ("status", "status", S), ("ordered_at", "datetime", S)]),
+    # a server or cloud resource (not a node of a scene or a graph, not an OS process)
+    ("resource", ("server", "instance", "cluster", "container", "pod", "device", "host", "machine", "vm", "simulator",
+                  "deployment", "namespace", "environment", "database", "db", "bucket", "volume", "tunnel", "connection", "resource"),
+     [("name", "title", S), ("state", None, S), ("host", None, S), ("version", "code", S), ("region", None, S), ("started_at", "datetime", S)]),
+    ("log", ("log", "console", "stdout", "stderr", "trace", "audit", "journal", "output", "error", "history"),
+     [("level", None, S), ("message", "text", S), ("source", None, S), ("logged_at", "datetime", S)]),
+    ("image", ("image", "photo", "picture", "screenshot", "icon", "thumbnail", "avatar", "logo", "qrcode", "qr"),
+     [("filename", None, S), ("width", None, I), ("height", None, I), ("format", None, S), ("size_bytes", None, I)]),
+    # a dated series of values: economic and technical indicators, commodity prices
+    ("series", ("indicator", "average", "moving", "oscillator", "series", "intraday", "gdp", "inflation", "unemployment", "cpi",
+                "commodity", "treasury", "yield", "sma", "ema", "rsi", "macd", "timeseries", "ohlcv", "momentum", "trendline",
+                "hilbert", "payroll", "nonfarm", "crude", "oil", "wti", "brent", "copper", "aluminum", "wheat", "corn", "cotton",
+                "sugar", "coffee", "aroon", "williams", "parabolic", "sar", "midpoint", "midprice", "accumulation", "adx", "atr", "obv",
+                "cci", "stochastic", "bbands", "vwap", "wma", "dema", "tema", "trix"),
+     [("date", "date", S), ("value", None, N)]),
+    ("standing", ("standing", "leaderboard", "ranking", "rank", "league", "tier"),
+     [("position", None, I), ("team", None, S), ("played", None, I), ("wins", None, I), ("losses", None, I), ("points", None, I)]),
+    ("version", ("version", "changelog"),
+     [("version", "code", S), ("released_at", "date", S), ("commit", None, S)]),
+    ("table", ("table", "row", "column", "collection", "dataset", "sheet", "spreadsheet", "sql"),
+     [("table", None, S), ("columns", None, SA), ("row_count", None, I)]),
+    ("definition", ("definition", "dictionary", "word", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation"),
+     [("word", None, S), ("part_of_speech", None, S), ("definition", None, S), ("example", None, S)]),
+    ("scripture", ("verse", "quran", "surah", "ayah", "juz", "bible", "scripture", "ruku", "manzil", "maqra", "recitation"),
+     [("reference", None, S), ("text", "text", S), ("edition", None, S), ("language", None, S)]),
+    ("graph", ("graph", "relation", "observation"),
+     [("name", "title", S), ("entity_type", None, S), ("observations", None, SA), ("relations", None, SA)]),
+    ("process", ("process", "pid"),
+     [("pid", None, I), ("command", None, S), ("cpu_percent", None, N), ("memory_mb", None, N), ("started_at", "datetime", S)]),
+    ("scan", ("scan",),
+     [("target", None, S), ("started_at", "datetime", S), ("finished_at", "datetime", S), ("findings_count", None, I)]),
+    ("tab", ("tab",),
+     [("title", "title", S), ("url", "url", S), ("active", None, B)]),
+    ("endpoint", ("endpoint",),
+     [("method", None, S), ("path", None, S), ("summary", "text", S)]),
+    ("availability", ("availability",),
+     [("available", None, B), ("checked_at", "datetime", S)]),
+    ("shortcut", ("shortcut",),
+     [("name", "title", S), ("action_count", None, I), ("folder", None, S)]),
+    ("tag", ("tag", "label", "hashtag"),
+     [("name", "title", S), ("usage_count", None, I)]),
+    ("engagement", ("engagement", "activity", "interaction"),
+     [("activity_type", None, S), ("subject", "title", S), ("contact", "person_name", S), ("owner", "person_name", S), ("occurred_at", "datetime", S)]),
+    ("compound", ("compound", "substance", "molecule", "chemical", "smiles"),
+     [("name", "title", S), ("formula", None, S), ("molecular_weight", None, N), ("smiles", None, S)]),
+    ("registry", ("whois", "tld", "registrar", "asn", "dns"),  # a domain's or a network's registration
+     [("registrar", None, S), ("organization", "company_name", S), ("country", "country", S), ("registered_at", "date", S)]),
+    ("model", ("model", "llm", "embedding", "checkpoint"),
+     [("name", "title", S), ("provider", None, S), ("context_window", None, I), ("released_at", "date", S)]),
+    ("course", ("course", "lesson", "assignment", "lecture", "curriculum", "classroom", "enrollment"),
+     [("title", "title", S), ("instructor", "person_name", S), ("start_date", "date", S), ("credits", None, I), ("enrolled", None, I)]),
+    ("scene", ("scene",),
+     [("name", "title", S), ("object_count", None, I), ("modified_at", "datetime", S)]),
+    ("config", ("config", "configuration", "setting", "preference", "variable", "env", "option", "flag"),
+     [("setting", None, S), ("value", None, S), ("scope", None, S), ("updated_at", "datetime", S)]),
+    ("component", ("component", "widget", "element", "ui", "block"),
+     [("name", "title", S), ("import_path", None, S), ("example", None, S), ("description", "text", S)]),
+    ("prompt", ("prompt", "template", "instruction"),
+     [("name", "title", S), ("template", None, S), ("description", "text", S)]),
     ("chain", ("transaction", "block", "wallet", "balance", "gas", "contract", "nft", "chain", "address", "defi", "pool", "swap"),
      [("hash", "code", S), ("amount", "money", N), ("symbol", "code", S), ("from_address", None, S), ("to_address", None, S), ("timestamp", "datetime", S)]),
     ("metric", ("metric", "stat", "statistic", "analytics", "usage", "score", "count", "index", "indicator", "report", "summary", "status", "health", "performance"),
      [("name", "title", S), ("value", None, N), ("unit", None, S), ("period", None, S), ("updated_at", "datetime", S)]),
-    ("result", ("search", "result", "web", "query", "lookup", "answer", "definition", "word", "dictionary", "fact", "info", "information", "detail"),
+    # a search hit: what a search answers; information about a thing, looked up, is that thing's record
+    ("result", ("search", "result", "web", "query", "answer"),
      [("title", "title", S), ("url", "url", S), ("snippet", "text", S), ("score", None, N)]),
 ]
+# archetypes that shape a record only when its own name or its tool's name says so
+NAMED_TOPICS = frozenset({"task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
+                          "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
+                          "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
+                          "endpoint"})
+BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint"})
 DEFAULT_TOPIC: list[F] = [("name", "title", S), ("description", "text", S), ("value", None, N), ("updated_at", "datetime", S)]
 
 
@@ -91,7 +169,17 @@ def topic_for(texts: list[str]) -> tuple[str, list[F]]:
     toks = [w for t in texts for w in words(t)]
     sing = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in toks}
     best, best_score = ("", DEFAULT_TOPIC), 0.0
+    # an archetype shapes only a record its own words name (the entity, its first tool and what that
+    # tool says it does), never one whose other tools merely mention the archetype's words
+    head_words = words(texts[0]) if texts else []
+    named = set(head_words) | {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in head_words}
+    # broad archetypes (a server, a log) only from the names themselves: "... of the device" or "... its
+    # output" in a description does not make a screen size a server or a thought a log line
+    name_words = words(" ".join(texts[0].split()[:2])) if texts else []
+    names = set(name_words) | {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in name_words}
     for name, keys, fields in TOPICS:
+        if name in NAMED_TOPICS and not (names if name in BROAD_TOPICS else named) & set(keys):
+            continue
         score = 0.0
         for i, k in enumerate(keys):
             if k in sing:
@@ -104,6 +192,8 @@ def topic_for(texts: list[str]) -> tuple[str, list[F]]:
             score += 10.0
         if score > best_score:
             best, best_score = (name, fields), score
+    if best[0] == "result" and "sql" in named:  # an SQL query answers rows of tables, not search hits
+        return next((n, f) for n, _, f in TOPICS if n == "table")
     return best
 
 
@@ -124,10 +214,28 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("metric", ("metric", "report", "analytics", "stat", "statistic", "usage", "kpi", "dashboard", "monitor")),
     ("place", ("place", "location", "route", "direction", "map", "geocode", "poi", "restaurant", "hotel", "trip", "distance", "station", "airport")),
     ("media", ("media", "video", "audio", "podcast", "episode", "transcript", "caption", "subtitle", "movie", "film", "song", "track", "playlist")),
-    ("deploy", ("container", "deployment", "deploy", "pod", "cluster", "docker", "kubernetes", "k8s", "instance", "server", "build", "pipeline")),
+    ("deploy", ("container", "deployment", "deploy", "pod", "cluster", "docker", "kubernetes", "k8s", "instance", "server", "build", "pipeline", "resource")),
     ("table", ("table", "row", "column", "database", "db", "sql", "schema", "dataset", "sheet", "spreadsheet")),
     ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "preprint")),
     ("document", ("document", "doc", "note", "wiki", "page", "memo", "draft", "knowledge", "article")),
+    ("log", ("log", "console", "stdout", "stderr", "trace", "audit", "journal")),
+    ("image", ("image", "photo", "picture", "screenshot", "icon", "thumbnail", "avatar", "logo", "qrcode")),
+    ("config", ("config", "configuration", "setting", "preference", "variable", "env", "option")),
+    ("component", ("component", "widget", "element", "ui")),
+    ("prompt", ("prompt", "template", "instruction")),
+    ("standing", ("standing", "leaderboard", "ranking", "league")),
+    ("whois", ("registry", "registrar", "tld", "asn", "dns")),  # `whois` reads as a plural here: the topic's name counts
+    ("engagement", ("engagement", "activity", "interaction")),
+    ("shortcut", ("shortcut",)),
+    ("process", ("process", "pid")),
+    ("endpoint", ("endpoint",)),
+    ("compound", ("compound", "substance", "molecule", "chemical", "smiles")),
+    ("definition", ("definition", "dictionary", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation")),
+    ("scripture", ("verse", "quran", "surah", "ayah", "juz", "bible", "scripture", "ruku", "manzil", "maqra", "recitation")),
+    ("graph", ("graph", "relation", "observation")),
+    ("model", ("model", "llm", "embedding", "checkpoint")),
+    ("course", ("course", "lesson", "assignment", "lecture", "curriculum", "classroom", "enrollment")),
+    ("series", ("indicator", "average", "oscillator", "series", "intraday", "gdp", "inflation", "unemployment", "cpi", "commodity", "treasury", "sma", "ema", "rsi", "macd")),
 ]
 
 
@@ -151,6 +259,39 @@ def family_for(texts: list[str]) -> str:
 # concert or a date in history; a "document" a policy or a 10-K filing): the entity's own names
 # decide then.
 CATCH_ALL_TOPICS = frozenset({"result", "metric", "event", "document"})
+
+
+CHAINS: list[tuple[str, set[str]]] = [
+    ("bitcoin", {"bitcoin", "btc", "ordinal", "ordinals", "inscription", "inscriptions", "ordiscan", "rune", "runes", "brc20", "lightning", "satoshi", "sats"}),
+    ("starknet", {"starknet", "cairo", "strk"}),
+    ("solana", {"solana", "sol", "spl", "phantom", "jupiter", "raydium"}),
+    ("evm", {"ethereum", "eth", "evm", "erc20", "erc721", "polygon", "arbitrum", "bsc", "uniswap", "defi", "web3", "blockchain",
+             "onchain", "crypto", "cryptocurrency", "nft", "nfts", "coin", "dex", "etherscan"}),
+]
+CRYPTO = {"bitcoin": ["BTC"], "starknet": ["STRK", "ETH", "USDC", "USDT", "WBTC"], "solana": ["SOL", "USDC", "JUP", "BONK", "RAY"],
+          "evm": ["ETH", "USDC", "USDT", "WBTC", "DAI", "LINK", "UNI"]}
+_B32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def chain_of(text: str) -> str:
+    """The blockchain a service's words name ("" for none): its addresses and symbols follow it."""
+    ws = set(words(text))
+    return next((name for name, keys in CHAINS if ws & keys), "")
+
+
+def _address(r: random.Random, c: ValueContext) -> str:
+    if c.chain == "bitcoin":
+        return "bc1q" + "".join(r.choice(_B32) for _ in range(38))
+    if c.chain == "solana":
+        return "".join(r.choice(_B58) for _ in range(44))
+    if c.chain == "starknet":
+        return "0x%064x" % r.getrandbits(251)
+    return "0x%040x" % r.getrandbits(160)
+
+
+def _symbol(r: random.Random, c: ValueContext) -> str:
+    return r.choice(CRYPTO[c.chain]) if c.chain else r.choice(TICKERS)
 
 
 def entity_family(entity: str, collection: str, topic: str) -> str:
@@ -178,18 +319,20 @@ class ValueContext:
     and the family of the records being made (`family_for`; "" = none known). It remembers, per
     record (`n`), the person in each role and the values fields must agree on (a file's name)."""
 
-    def __init__(self, world: World, now: datetime, family: str = "", entity: str = "") -> None:
+    def __init__(self, world: World, now: datetime, family: str = "", entity: str = "", chain: str = "") -> None:
         self.world = world
         self.now = now
         self.family = family
         self.entity = entity
+        self.chain = chain  # the blockchain the service is about ("bitcoin", "starknet", "solana", "evm"; "" none)
         self._people: dict[tuple[int, str], Person] = {}
         self._shared: dict[tuple[int, str], Any] = {}
 
     @classmethod
-    def of(cls, world: World, now: datetime, entity: str, collection: str, topic: str) -> ValueContext:
-        """The context for the records of one compiled entity: its family from its names."""
-        return cls(world, now, entity_family(entity, collection, topic), entity)
+    def of(cls, world: World, now: datetime, entity: str, collection: str, topic: str, scope: str = "") -> ValueContext:
+        """The context for the records of one compiled entity: its family from its names, the chain
+        its addresses and token symbols belong to from its service's words (`scope`)."""
+        return cls(world, now, entity_family(entity, collection, topic), entity, chain_of(scope))
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
         """Record `n`'s person in a role (the same one for its name, email and phone)."""
@@ -289,6 +432,8 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         for keys, gen in FAMILY_STR.get(ctx.family, ()):
             if toks & keys:
                 return gen(rng, ctx, person, n)
+    if ctx.family == "compound" and t == "number" and toks & {"weight", "mass"}:
+        return _compound(rng, ctx, n)[2]  # the weight of the compound the record names
     if ctx.family and t in ("integer", "number"):
         for keys, (lo, hi) in FAMILY_NUM.get(ctx.family, ()):
             if toks & keys:
@@ -323,6 +468,12 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
     if t == "array":
         if toks & {"tags", "tag", "labels", "label", "keywords", "categories", "topics"}:
             return rng.sample(WORDS, 2)
+        if ctx.family == "graph" and toks & {"observations", "facts"}:
+            return [f"works at {_co(rng, ctx, n)}", f"met on {_day(ctx, rng, -90, -1).date().isoformat()}"]
+        if ctx.family == "graph" and toks & {"relations", "relationships"}:
+            return [f"works_with {p.name}" for p in rng.sample(list(w.contacts), 1)] if w.contacts else []
+        if ctx.family == "table" and toks & {"columns", "fields"}:
+            return list(_table(rng, ctx, n)[1])
         if toks & {"authors", "assignees", "members", "participants", "attendees", "people"}:
             return [p.name for p in rng.sample(list(w.contacts), 2)] if len(w.contacts) >= 2 else []
         if toks & {"emails", "recipients", "to", "cc", "bcc"}:
@@ -435,7 +586,7 @@ _SEM: dict[str, Callable[[random.Random, ValueContext, Any, int], Any]] = {
 }
 
 _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int], Any]]] = [
-    ({"symbol", "ticker"}, lambda r, c, p, n: r.choice(TICKERS)),
+    ({"symbol", "ticker"}, lambda r, c, p, n: _symbol(r, c)),
     ({"username", "login", "handle", "owner", "user"}, lambda r, c, p, n: p.email.split("@")[0].replace(".", "_") if p else f"user{n}"),
     ({"repo", "repository"}, lambda r, c, p, n: f"{r.choice(COMPANY_A).lower()}/{r.choice(WORDS)}"),
     ({"language", "lang"}, lambda r, c, p, n: r.choice(LANGUAGES)),
@@ -449,7 +600,7 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"domain", "hostname", "host"}, lambda r, c, p, n: c.world.companies[r.randrange(len(c.world.companies))].domain if c.world.companies else "example.com"),
     ({"hash", "sha", "commit", "txid", "tx"}, lambda r, c, p, n: "%040x" % r.getrandbits(160)),
     ({"uuid", "guid"}, lambda r, c, p, n: "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}".format(r.getrandbits(32), r.getrandbits(16), r.getrandbits(12), r.getrandbits(12), r.getrandbits(48))),
-    ({"address", "wallet"}, lambda r, c, p, n: "0x%040x" % r.getrandbits(160)),
+    ({"address", "wallet"}, lambda r, c, p, n: _address(r, c)),
     ({"zip", "postcode", "postal"}, lambda r, c, p, n: f"{r.randint(10000, 99999)}"),
     ({"isbn"}, lambda r, c, p, n: f"978{r.randint(1000000000, 9999999999)}"),
     ({"selector"}, lambda r, c, p, n: f"#{r.choice(WORDS)}"),
@@ -526,6 +677,77 @@ DOC_LINES = {"policy": "Applies to every employee; exceptions need a manager's a
              "guidelines": "Use the approved logo, colours and tone; examples follow.",
              "handbook": "Report incidents within one hour; rotate credentials every 90 days.",
              "process": "Cut the release branch on Monday; ship on Thursday after sign-off."}
+
+
+TEAMS = ["Harbor City FC", "Northfield Rovers", "Red Valley United", "Lakeside Athletic", "Granite Town", "Westport Wanderers",
+         "Summit Racing", "Blue Ridge Motorsport"]
+REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"]
+LOG_LINES = [("INFO", "request completed in 182 ms (GET /api/orders)"), ("WARN", "retrying webhook delivery (attempt 2 of 5)"),
+             ("ERROR", "connection to the database timed out after 30 s"), ("INFO", "worker started with 4 threads"),
+             ("DEBUG", "cache miss for key customer:1042"), ("ERROR", "payment provider answered 502 Bad Gateway")]
+IMAGES = ["product-hero", "team-photo", "dashboard-screenshot", "logo", "office-front", "chart-q3-revenue", "avatar"]
+SETTINGS = [("log_level", "info", "warning"), ("request_timeout_seconds", "30", "10"), ("max_connections", "100", "50"),
+            ("default_region", "eu-west-1", "us-east-1"), ("feature_new_checkout", "true", "false"), ("retention_days", "90", "30")]
+COMPONENTS = ["Button", "Dialog", "Data Table", "Tabs", "Tooltip", "Card", "Date Picker", "Navigation Menu"]
+PROMPTS = [("summarize-meeting", "Summarize the meeting notes below for {audience}; list decisions, then action items with owners.\n\n{notes}"),
+           ("draft-reply", "Draft a polite reply to this email from {sender}, confirming {topic}.\n\n{email}"),
+           ("review-code", "Review this diff for bugs and missing tests; answer as a list of findings.\n\n{diff}"),
+           ("explain-error", "Explain this error message to a new engineer and suggest a fix.\n\n{error}")]
+
+
+SENSES = [("noun", "a thing or idea the word names, in its most common sense", "The word is used this way in everyday speech."),
+          ("verb", "to perform the action the word describes", "They use it as a verb in the second sentence."),
+          ("adjective", "having the quality the word describes", "It describes the noun that follows it.")]
+EDITIONS = [("en.sahih", "en"), ("ar.alafasy", "ar"), ("tr.diyanet", "tr"), ("en.asad", "en")]
+MODELS = [("OpenAI", "gpt-4o-mini"), ("Anthropic", "claude-3-5-sonnet"), ("Mistral AI", "mistral-large"), ("Google", "gemini-1.5-pro"),
+          ("Meta", "llama-3.1-70b-instruct")]
+COURSES = ["Introduction to Data Analysis", "Financial Accounting I", "Project Management Basics", "Business Writing",
+           "Statistics for Decision Making", "Customer Success Fundamentals"]
+
+
+def _nth(options: list[Any], n: int, sep: str = " ") -> Any:
+    """Record `n`'s value of a list: distinct for every record (a name is a key someone looks up)."""
+    v = options[n % len(options)]
+    if n < len(options):
+        return v
+    tag = f"{sep}{n // len(options) + 1}"
+    return (v[0] + tag,) + tuple(v[1:]) if isinstance(v, tuple) else v + tag
+
+
+COMPOUNDS = [("Caffeine", "C8H10N4O2", 194.19, "CN1C=NC2=C1C(=O)N(C(=O)N2C)C"), ("Aspirin", "C9H8O4", 180.16, "CC(=O)OC1=CC=CC=C1C(=O)O"),
+             ("Ibuprofen", "C13H18O2", 206.28, "CC(C)CC1=CC=C(C=C1)C(C)C(=O)O"), ("Ethanol", "C2H6O", 46.07, "CCO"),
+             ("Glucose", "C6H12O6", 180.16, "C(C1C(C(C(C(O1)O)O)O)O)O"), ("Paracetamol", "C8H9NO2", 151.16, "CC(=O)NC1=CC=C(C=C1)O")]
+
+
+def _compound(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, float, str]:
+    return ctx.shared(n, "compound", lambda: _nth(COMPOUNDS, n))
+
+
+ENDPOINTS = [("GET", "/api/v1/orders", "List orders, newest first."), ("POST", "/api/v1/orders", "Create an order."),
+             ("GET", "/api/v1/customers/{id}", "Get a customer by id."), ("DELETE", "/api/v1/sessions/{id}", "End a session."),
+             ("GET", "/health", "Liveness probe.")]
+
+
+def _endpoint(n: int) -> tuple[str, str, str]:
+    """Record `n`'s endpoint: a method, a path (distinct per record) and what it does."""
+    method, path, summary = ENDPOINTS[n % len(ENDPOINTS)]
+    return method, path if n < len(ENDPOINTS) else f"/v{n // len(ENDPOINTS) + 1}{path}", summary
+
+
+def _model(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str]:
+    return ctx.shared(n, "model", lambda: (lambda m: (m[0], _nth([x[1] for x in MODELS], n, "-")))(MODELS[n % len(MODELS)]))
+
+
+def _image(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    return ctx.shared(n, "image", lambda: f"{_nth(IMAGES, n, '-')}.{rng.choice(['png', 'jpg', 'webp'])}")
+
+
+def _setting(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, str]:
+    return ctx.shared(n, "setting", lambda: _nth(SETTINGS, n, "_"))
+
+
+def _component(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    return ctx.shared(n, "component", lambda: _nth(COMPONENTS, n))
 
 
 def _co(rng: random.Random, ctx: ValueContext, n: int = -1) -> str:
@@ -665,7 +887,73 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
                  ({"path", "filepath"}, lambda r, c, p, n: f"/docs/{_doc(r, c, n).lower().replace(':', '').replace(' ', '-')}.md"),
                  (TEXTS, lambda r, c, p, n: _doc_text(r, c, n))],
 }
+# archetypes of issue 12's second round: logs, images, settings, UI components, prompts
+FAMILY_STR["deploy"] += [
+    ({"status", "state"}, lambda r, c, p, n: r.choice(["running", "running", "stopped", "degraded"])),
+    ({"host", "hostname"}, lambda r, c, p, n: f"ip-10-0-{r.randint(0, 15)}-{r.randint(2, 250)}.internal"),
+    ({"region", "zone"}, lambda r, c, p, n: r.choice(REGIONS))]
+FAMILY_STR.update({
+    "process": [({"command", "cmd", "name", "cmdline"}, lambda r, c, p, n: _nth(["python worker.py", "postgres", "nginx: worker process", "node server.js", "gdb ./app", "redis-server"], n)),
+                ({"user", "owner"}, lambda r, c, p, n: r.choice(["root", "app", "postgres"]))],
+    "endpoint": [({"method", "verb"}, lambda r, c, p, n: _endpoint(n)[0]),
+                 ({"path", "route", "url"}, lambda r, c, p, n: _endpoint(n)[1]),
+                 (TEXTS, lambda r, c, p, n: _endpoint(n)[2])],
+    "shortcut": [(NAMES, lambda r, c, p, n: _nth(["Log Water", "Start Focus Timer", "Text Last Photo", "Morning Briefing", "Share ETA"], n)),
+                 ({"folder"}, lambda r, c, p, n: r.choice(["Home", "Work", "Health", "Starter Shortcuts"]))],
+    "engagement": [({"activity_type", "type", "kind"}, lambda r, c, p, n: c.shared(n, "activity", lambda: r.choice(["call", "email", "meeting", "note"]))),
+                   (NAMES, lambda r, c, p, n: {"call": "Call with {co}", "email": "Email to {co}", "meeting": "Meeting with {co}",
+                                               "note": "Note on the {co} account"}[c.shared(n, "activity", lambda: r.choice(["call", "email", "meeting", "note"]))]
+                    .format(co=p.company if p and p.company else _co(r, c))),
+                   (TEXTS, lambda r, c, p, n: f"Discussed the renewal with {_first(p)}; follow up with a quote by Friday.")],
+    "compound": [(NAMES, lambda r, c, p, n: _compound(r, c, n)[0]),
+                 ({"formula", "molecular_formula"}, lambda r, c, p, n: _compound(r, c, n)[1]),
+                 ({"smiles", "canonical_smiles"}, lambda r, c, p, n: _compound(r, c, n)[3]),
+                 (TEXTS, lambda r, c, p, n: f"{_compound(r, c, n)[0]} ({_compound(r, c, n)[1]}), molecular weight {_compound(r, c, n)[2]} g/mol.")],
+    "definition": [({"speech", "pos"}, lambda r, c, p, n: c.shared(n, "sense", lambda: r.choice(SENSES))[0]),
+                   ({"definition", "meaning", "gloss"}, lambda r, c, p, n: c.shared(n, "sense", lambda: r.choice(SENSES))[1]),
+                   ({"example", "usage", "sentence"}, lambda r, c, p, n: c.shared(n, "sense", lambda: r.choice(SENSES))[2])],
+    "scripture": [({"reference", "ref", "key"}, lambda r, c, p, n: f"{r.randint(1, 114)}:{r.randint(1, 20)}"),
+                  ({"edition", "translation", "identifier"}, lambda r, c, p, n: c.shared(n, "edition", lambda: r.choice(EDITIONS))[0]),
+                  ({"language", "lang"}, lambda r, c, p, n: c.shared(n, "edition", lambda: r.choice(EDITIONS))[1]),
+                  (TEXTS, lambda r, c, p, n: "In the name of God, the Most Gracious, the Most Merciful.")],
+    "graph": [({"entity_type", "type", "kind"}, lambda r, c, p, n: r.choice(["person", "organization", "project", "event"])),
+              (NAMES, lambda r, c, p, n: p.name if p else _co(r, c, n))],
+    "whois": [({"registrar"}, lambda r, c, p, n: r.choice(["Gandi SAS", "Namecheap, Inc.", "GoDaddy.com, LLC", "Cloudflare, Inc.", "RIPE NCC", "ARIN"]))],
+    "model": [(NAMES | {"model", "id"}, lambda r, c, p, n: _model(r, c, n)[1]),
+              ({"provider", "vendor", "owner", "organization"}, lambda r, c, p, n: _model(r, c, n)[0]),
+              (TEXTS, lambda r, c, p, n: f"{_model(r, c, n)[1]} by {_model(r, c, n)[0]}: a general-purpose model for text and chat.")],
+    "course": [(NAMES, lambda r, c, p, n: c.shared(n, "course", lambda: _nth(COURSES, n))),
+               (TEXTS, lambda r, c, p, n: f"{c.shared(n, 'course', lambda: _nth(COURSES, n))}: weekly lectures, two assignments and a final project.")],
+    "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(TEAMS, n)))],
+    "log": [({"level", "severity"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[0]),
+            ({"source", "logger", "service"}, lambda r, c, p, n: c.shared(n, "svc", lambda: r.choice(SERVICES))),
+            (TEXTS | {"line", "log"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[1])],
+    "image": [({"format", "extension", "ext"}, lambda r, c, p, n: _image(r, c, n).rsplit(".", 1)[1]),
+              ({"mime", "mimetype", "content_type"}, lambda r, c, p, n: "image/" + _image(r, c, n).rsplit(".", 1)[1].replace("jpg", "jpeg")),
+              ({"url", "link", "src", "uri"}, lambda r, c, p, n: f"https://cdn.{_company_of(r, c, n).domain}/images/{_image(r, c, n)}"),
+              (NAMES, lambda r, c, p, n: _image(r, c, n)),
+              ({"alt", "caption", "description"}, lambda r, c, p, n: f"{_image(r, c, n).rsplit('.', 1)[0].replace('-', ' ').capitalize()}, {_co(r, c, n)}")],
+    "config": [({"key", "name", "setting", "variable", "option"}, lambda r, c, p, n: _setting(r, c, n)[0]),
+               ({"value", "current", "current_value"}, lambda r, c, p, n: _setting(r, c, n)[1]),
+               ({"default", "default_value"}, lambda r, c, p, n: _setting(r, c, n)[2]),
+               ({"scope", "level", "source"}, lambda r, c, p, n: r.choice(["global", "project", "user"])),
+               (TEXTS, lambda r, c, p, n: f"{_setting(r, c, n)[0]}: defaults to {_setting(r, c, n)[2]}.")],
+    "component": [(NAMES, lambda r, c, p, n: _component(r, c, n)),
+                  ({"import", "import_path", "path", "module"}, lambda r, c, p, n: f"@/components/ui/{_slug(_component(r, c, n))}"),
+                  ({"example", "usage", "code", "snippet"}, lambda r, c, p, n: f"<{_component(r, c, n).replace(' ', '')} />"),
+                  (TEXTS, lambda r, c, p, n: f"An accessible {_component(r, c, n).lower()} built on the design system's tokens.")],
+    "prompt": [(NAMES, lambda r, c, p, n: c.shared(n, "prompt", lambda: _nth(PROMPTS, n, "-"))[0]),
+               ({"template", "prompt", "text", "content", "body"}, lambda r, c, p, n: c.shared(n, "prompt", lambda: _nth(PROMPTS, n, "-"))[1]),
+               ({"description", "summary"}, lambda r, c, p, n: f"Prompt: {c.shared(n, 'prompt', lambda: _nth(PROMPTS, n, '-'))[0].replace('-', ' ')}.")],
+})
+
 FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
+    "process": [({"pid"}, (300, 65_000)), ({"cpu", "percent"}, (0, 90)), ({"memory", "mb"}, (8, 4_096))],
+    "shortcut": [({"action", "actions", "action_count"}, (1, 24))],
+    "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000))],
+    "course": [({"credits"}, (1, 6)), ({"enrolled", "students"}, (8, 240))],
+    "standing": [({"position", "rank"}, (1, 20)), ({"played", "games"}, (20, 38)), ({"wins", "losses"}, (0, 20)), ({"points"}, (10, 90))],
+    "image": [({"width", "height"}, (320, 4096)), ({"size", "bytes", "size_bytes"}, (5_000, 3_000_000))],
     "file": [({"size", "bytes"}, (2_000, 5_000_000))],
     "repo": [({"stars", "stargazers"}, (0, 4_000)), ({"additions", "deletions"}, (1, 120))],
     "finance": [({"revenue", "income", "assets", "liabilities", "ebitda", "cash"}, (5e6, 9e9)), ({"eps"}, (-2, 12)),

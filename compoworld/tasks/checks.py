@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from datetime import date, datetime
 from typing import Any, Mapping
 
@@ -54,7 +55,8 @@ def _numbers(text: str) -> list[float]:
     return [float(m.replace(",", "")) for m in _NUMBER.findall(text)]
 
 
-def _dates(text: str) -> set[date]:
+@lru_cache(maxsize=4096)  # the probe scores the same closing message against many mutants
+def _dates(text: str) -> frozenset[date]:
     out: set[date] = set()
     for m in _DATE_TEXT.findall(text):
         m = m.replace(".", "") if m[:1].isalpha() else m
@@ -63,7 +65,7 @@ def _dates(text: str) -> set[date]:
                 out.add(datetime.strptime(m.strip(), fmt).date())
             except ValueError:
                 continue
-    return out
+    return frozenset(out)
 
 
 def mentions(text: str, value: Any) -> bool:

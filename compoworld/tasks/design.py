@@ -14,11 +14,13 @@ from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any
 
+from compoworld.services.cast import cast, fits, role_of
+from compoworld.services.world_check import person_pairs
 from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, sample_arguments, service_values
 from compoworld.services.service import Service
 from compoworld.tasks.checks import evaluate, matching
-from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable
+from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable, revision_keys, rule_topic
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
@@ -43,11 +45,12 @@ class Design:
     instruction_verdict: str = "template"  # or the LLM rewrite's verdict
     report: list[ReportItem] = field(default_factory=list)
     capabilities: set[str] = field(default_factory=set)
+    mentioned: set[str] = field(default_factory=set)  # values the request's text calls "that <field>": their lookup stays a sentence
 
 
 class Designer:
     def __init__(self, walk: Walk, classes: dict[str, type[Service]], seed: int, write_p: float = 0.5,
-                 require_stale: bool = False, policy_p: float = 0.3, motifs: int = 3) -> None:
+                 require_stale: bool = False, policy_p: float = 0.3, motifs: int = 6) -> None:
         self.walk = walk
         self.seed = seed
         self.rng = random.Random(f"design/{seed}")
@@ -58,6 +61,7 @@ class Designer:
         self.pool = _pool(env, tuple(env.services), seed)  # values of each type in the world, for arguments
         self._n = 0
         self.visits: list[str] = []
+        self.next_roles: dict[str, set[str]] = {}  # set by `consumable` for the visit being designed
         self.last_failure = ""
         self.require_stale = require_stale
         self.policy_p = policy_p
@@ -133,9 +137,52 @@ class Designer:
         while rid in table.rows:
             table.seq += 1
             rid = table.new_id()
+        changes = self.same_person(template, changes)
+        if isinstance(changes.get("path"), str) and "name" in template and "name" not in changes:
+            changes["name"] = changes["path"].rstrip("/").rsplit("/", 1)[-1]  # a file's name is the end of its path
+        elif isinstance(changes.get("name"), str) and isinstance(template.get("path"), str) and "path" not in changes:
+            changes["path"] = template["path"].rstrip("/").rsplit("/", 1)[0] + "/" + changes["name"]
         rec = table.place({**template, **changes, "id": rid})
         self.d.planted.append({"service": service, "collection": coll, "record": rec})
         return rec
+
+    def same_person(self, template: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+        """A plant that sets a person's email also gets that person's name in the paired field (and
+        the reverse): a cloned record must not pair one person's email with another's name."""
+        people = cast(self.seed).by_email()
+        names = {p.name.lower(): p for p in people.values()}
+        out = dict(changes)
+        for ef, nf in person_pairs({**template, **changes}):
+            if ef in changes and nf not in changes and isinstance(changes[ef], str):
+                person = people.get(changes[ef].strip().lower())
+                if person is not None:
+                    out[nf] = person.name
+            elif nf in changes and ef not in changes and isinstance(changes[nf], str):
+                person = names.get(changes[nf].strip().lower())
+                if person is not None:
+                    out[ef] = person.email
+        return out
+
+    def same_person_args(self, act: Action, args: dict[str, Any], param: str, carry: Carry) -> None:
+        """A write that takes a person's carried email states that person's name in the paired name
+        argument, and the reverse (a salary for lena.novak@ is Lena Novak's, not a random colleague's)."""
+        people = cast(self.seed).by_email()
+        value = str(carry.value).strip().lower()
+        if carry.sem == "email":
+            person = people.get(value)
+        elif carry.sem == "person_name":  # only a name that is one person's (namesakes are traps)
+            named = [p for p in people.values() if p.name.lower() == value]
+            person = named[0] if len(named) == 1 else None
+        else:
+            return
+        if person is None:
+            return
+        param_of = {f: p for p, f in act.param_fields.items()}
+        for ef, nf in person_pairs({f: None for f in param_of}):
+            if param_of.get(ef) == param and isinstance(args.get(param_of.get(nf, "")), str):
+                args[param_of[nf]] = person.name
+            elif param_of.get(nf) == param and isinstance(args.get(param_of.get(ef, "")), str):
+                args[param_of[ef]] = person.email
 
     def template(self, service: str, coll: str) -> dict[str, Any] | None:
         """A record of the seeded world to clone for a plant (never one the plan itself created)."""
@@ -150,9 +197,12 @@ class Designer:
             when = self.d.env.ctx.clock.datetime() + timedelta(days=self.rng.randint(5, 60))
             return when.strftime("%Y-%m-%d") if sem == "date" else when.replace(hour=self.rng.randint(9, 15), minute=0, second=0).strftime("%Y-%m-%dT%H:%M:%SZ")
         used = {r.get(fld) for r in table} | avoid
-        pool = [v for v in self.pool.get(sem or "", []) if v not in used and isinstance(v, type(next(iter(table)).get(fld)))]
-        if pool:
-            return self.rng.choice(pool)
+        role = self.role(service, coll, fld, sem or "")  # an assignee's email is one of ours
+        kind = type(next(iter(table)).get(fld))
+        for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(sem or "", [])):
+            pool = [v for v in values if v not in used and isinstance(v, kind)]
+            if pool:
+                return self.rng.choice(pool)
         return None
 
     # -- visits ----------------------------------------------------------------------------------
@@ -190,8 +240,9 @@ class Designer:
                     continue
                 self.d.read_records[service] = (lk.collection, rec["id"], len(self.d.plan) - 1)
                 ent = self.entity(service, lk.collection)
-                self.d.phrases.append(Phrase("find", service=service, entity=ent, key_field=lk.key_field, key=key, field=out))
-                return Carry(v, prof.field_sems[lk.collection][out], self.d.bindings[v], out, ent, service, i)
+                self.d.phrases.append(Phrase("find", service=service, entity=ent, key_field=lk.key_field, key=key, field=out, var=v))
+                sem = prof.field_sems[lk.collection][out]
+                return Carry(v, sem, self.d.bindings[v], out, ent, service, i, self.role(service, lk.collection, out, sem))
         raise DesignError("no first lookup")
 
     def choose_out(self, service: str, coll: str, fields: list[str]) -> str:
@@ -209,12 +260,15 @@ class Designer:
         return True
 
     def out_fields(self, service: str, coll: str, sems: list[str], exclude: set[str]) -> list[str]:
+        """Fields worth handing on: of a type the next visit takes in, in a role it takes it in."""
         fs = self.profiles[service].field_sems.get(coll, {})
-        return [f for f, s in fs.items() if s in sems and f not in exclude]
+        return [f for f, s in fs.items() if s in sems and f not in exclude
+                and any(fits(self.role(service, coll, f, s), r, s) for r in self.next_roles.get(s, {""}))]
 
     def keyed_lookup(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry:
         prof = self.profiles[service]
-        options = [lk for lk in prof.lookups if prof.field_sems.get(lk.collection, {}).get(lk.key_field) == carry.sem]
+        options = [lk for lk in prof.lookups if prof.field_sems.get(lk.collection, {}).get(lk.key_field) == carry.sem
+                   and self.fits(carry, service, lk.collection, lk.key_field)]
         self.rng.shuffle(options)
         for lk in options:
             fields = self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field})
@@ -244,8 +298,10 @@ class Designer:
                 continue
             self.d.read_records.setdefault(service, (lk.collection, rec["id"], len(self.d.plan) - 1))
             ent = self.entity(service, lk.collection)
-            self.d.phrases.append(Phrase("follow", service=service, entity=ent, key_field=lk.key_field, field=out, prev=carry.field))
-            return Carry(v, prof.field_sems[lk.collection][out], self.d.bindings[v], out, ent, service, i)
+            self.d.phrases.append(Phrase("follow", service=service, entity=ent, key_field=lk.key_field, field=out, prev=carry.field,
+                                         var=v, src=carry.var))
+            sem = prof.field_sems[lk.collection][out]
+            return Carry(v, sem, self.d.bindings[v], out, ent, service, i, self.role(service, lk.collection, out, sem))
         raise DesignError(f"no lookup keyed by {carry.sem}")
 
     def decoy_for_stale(self, service: str, lk: Lookup, carry: Carry, out: str, rec: dict[str, Any]) -> None:
@@ -261,11 +317,15 @@ class Designer:
     def action(self, i: int, service: str, carry: Carry, op: str = "added") -> Action:
         """Write with the carried value; the effect becomes a goal criterion (and 'exactly one' a negative)."""
         prof = self.profiles[service]
-        options = [a for a in prof.actions if any(prof_sem == carry.sem for p, prof_sem in a.param_sems.items() if p in a.param_fields and p != a.target_param)]
+        def takes(a: Action, p: str) -> bool:  # a parameter of the carried type, landing in a field of a fitting role
+            return p in a.param_fields and p != a.target_param and a.param_sems.get(p) == carry.sem and \
+                self.fits(carry, service, a.collection, a.param_fields[p])
+
+        options = [a for a in prof.actions if any(takes(a, p) for p in a.param_sems)]
         self.rng.shuffle(options)
         options.sort(key=lambda a: a.op != op)  # preferred kind first, the other as a fallback
         for act in options:
-            param = next(p for p, s in act.param_sems.items() if p in act.param_fields and s == carry.sem and p != act.target_param)
+            param = next(p for p in act.param_sems if takes(act, p))
             for attempt in range(4):
                 if attempt == 2:
                     self.support(service, carry)
@@ -278,15 +338,24 @@ class Designer:
                     self.last_failure = exc.reason
         raise DesignError(f"no action consuming {carry.sem}")
 
+    def role(self, service: str, coll: str, fld: str, sem: str) -> str:
+        return role_of(type(self.d.env.services[service]), coll, fld, sem)
+
+    def fits(self, carry: Carry, service: str, coll: str, fld: str) -> bool:
+        """May the carried value land in this field: an employee's email in an assignee field, not a
+        customer's (the roles of `compoworld.services.cast`)."""
+        return fits(carry.role, self.role(service, coll, fld, carry.sem), carry.sem)
+
     def mark(self) -> tuple[Any, ...]:
         d = self.d
         return (len(d.plan), len(d.criteria), len(d.phrases), len(d.planted), dict(d.bindings), dict(d.stale),
-                dict(d.read_records), d.env.state(), d.env.ctx.clock._now, set(d.capabilities), len(d.report))
+                dict(d.read_records), d.env.state(), d.env.ctx.clock._now, set(d.capabilities), len(d.report), set(d.mentioned))
 
     def restore(self, mark: tuple[Any, ...]) -> None:
         """Undo a failed attempt: plan, rubric, phrases, plants, bindings and the simulated state."""
-        n_plan, n_crit, n_phr, n_plant, bindings, stale, reads, state, now, caps, n_report = mark
+        n_plan, n_crit, n_phr, n_plant, bindings, stale, reads, state, now, caps, n_report, mentioned = mark
         self.d.capabilities = caps
+        self.d.mentioned = mentioned
         del self.d.report[n_report:]
         self.d.env.ctx.clock._now = now  # a tried call moved the clock; what follows must not see it
         del self.d.plan[n_plan:]
@@ -312,7 +381,7 @@ class Designer:
         superseded: dict[str, str] = {}
         if literals and self.rng.random() < self.policy_p:
             lp = self.rng.choice(sorted(literals))
-            made = self.policy(i, lp, literals[lp])
+            made = self.policy(i, lp, literals[lp], self.entity(service, act.collection))
             if made is not None:
                 step, var, (entity, doc_service, key), old = made
                 policy_steps.append(step)
@@ -334,6 +403,7 @@ class Designer:
                 raise DesignError("literal collides with a discovered value")
         args[param] = {"$var": carry.var}
         self.plausible(service, act, args, param)
+        self.same_person_args(act, args, param, carry)
         # Same-service ids the agent must resolve first: find them by a name a person would use.
         pre: list[PlanStep] = []
         refs: list[tuple[str, str, str]] = []
@@ -356,7 +426,7 @@ class Designer:
         before = self.d.env.state()
         undo = self.mark()
         write = PlanStep(visit=i, service=service, tool=act.tool, arguments=args, purpose="write",
-                         reasoning=f"I have what I need; I'll {_verb(act.tool)} in {service} with {_h(param)} set to the {_h(carry.field)}.")
+                         reasoning=self.rng.choice(WRITE_WHY).format(verb=_verb(act.tool), service=service, param=_h(param), field=_h(carry.field)))
         self.run(write)
         after = self.d.env.state()
         coll = act.collection
@@ -369,7 +439,7 @@ class Designer:
             rec = new[0]
             where = [Where(field=act.param_fields[param], value=carry.value)] + self.determined(act, args, param, rec)
             if not policies and carry.var not in self.d.stale and self.rng.random() < self.done_p and self.already_done(i, service, act, write, rec, where, undo, carry):
-                self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field,
+                self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, src=carry.var,
                                              literals={p: v for p, v in literals.items() if p not in superseded},
                                              other={p: v for p, v in args.items() if p in act.param_fields and p != param
                                                     and not isinstance(v, dict) and p not in literals and p not in {r[0] for r in refs}},
@@ -404,7 +474,7 @@ class Designer:
         lit = {p: v for p, v in literals.items() if p not in superseded}
         other = {p: v for p, v in args.items() if p not in lit and p != param and not isinstance(v, dict) and p not in {r[0] for r in refs}}
         self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, literals=lit, other=other,
-                                     refs=refs, policies=policies))
+                                     refs=refs, policies=policies, src=carry.var))
 
     def already_done(self, i: int, service: str, act: Action, write: PlanStep, rec: dict[str, Any], where: list[Where],
                      undo: tuple[Any, ...], carry: Carry) -> bool:
@@ -442,8 +512,6 @@ class Designer:
         """No write a careful employee would question: a salary is in the world's range for salaries
         and moves an employee's current one by at most 30% (a stated value is drawn so; a carried
         value that breaks this makes the design try another way)."""
-        from compoworld.services.cast import cast
-
         for p, f in act.param_fields.items():
             if "salary" not in f or p not in args:
                 continue
@@ -472,10 +540,34 @@ class Designer:
                 out.append(Where(field=f, value=value))
         return out
 
-    def policy(self, i: int, param: str, value: str) -> tuple[PlanStep, str, tuple[str, str, str], str] | None:
-        """Put the value a write must use into a policy document of a walked service (next to the
-        superseded version it replaces) and read it back: the agent has to find and follow the policy."""
-        for service in self.rng.sample(self.walk.services, len(self.walk.services)):
+    def policy(self, i: int, param: str, value: str, entity: str) -> tuple[PlanStep, str, tuple[str, str, str], str] | None:
+        """Put the value a write must use into a rule document of a walked service (next to the
+        revision it replaced) and read it back: the agent has to find and follow the rule in force."""
+        old = self.literal(param)
+        topic = f"{_h(entity).capitalize()} {_h(param)} {self.rng.choice(RULE_NAMES)}"
+        made = self.plant_rule(
+            topic, lambda rev, when: f"Effective {when}, replacing rev. {rev - 1}: every new record of this kind uses '{value}' as its {_h(param)}.",
+            lambda rev, when: f"Rev. {rev}, {when}: every new record of this kind uses '{old}' as its {_h(param)}.",
+            self.rng.sample(self.walk.services, len(self.walk.services)))
+        if made is None:
+            return None
+        service, lk, key, text_field, entity, mention = made
+        v = self.var()
+        step = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key},
+                        extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: key}, pattern=r"uses '([^']+)'")],
+                        reasoning=f"The {_h(param)} comes from the rule '{rule_topic(key)}' in {service}; two revisions exist, and the later one ({key.rsplit(', ', 1)[-1]}) is in force.")
+        return step, v, (entity, service, mention), old
+
+    def plant_rule(self, topic: str, current: Any, older: Any,
+                   services: list[str]) -> tuple[str, Lookup, str, str, str, str] | None:
+        """Plant a rule as two revisions of a document in a walked service that keeps documents (a
+        keyed collection with a text field): the revision in force and the one it replaced. Nothing
+        but the revision number and date says which is in force. `current(rev, date)` and
+        `older(rev, date)` write each text. Returns (service, lookup, key of the revision in force,
+        its text field, the document's entity, how the request points to it): the topic alone when searching for
+        it finds both revisions, so the agent has to pick the later one, else the full key."""
+        today = date.fromisoformat(self.d.env.ctx.clock.today())
+        for service in services:
             prof = self.profiles[service]
             for lk in prof.lookups:
                 sems = prof.field_sems.get(lk.collection, {})
@@ -485,22 +577,24 @@ class Designer:
                 template = self.template(service, lk.collection)
                 if template is None or not isinstance(template.get(lk.key_field), str):
                     continue
-                topic = f"{_h(param).capitalize()} policy {self.rng.randint(10, 99)}"
-                key = f"{topic} (current)"
-                if any(_same(r.get(lk.key_field), key) for r in self.table(service, lk.collection)):
-                    continue
-                old = self.literal(param)
-                text_field = texts[0]
-                current = f"Effective now: every new record of this kind must use '{value}' as its {_h(param)}. This replaces the earlier convention."
-                outdated = f"Superseded. Records of this kind used '{old}' as their {_h(param)}."
+                rev = self.rng.randint(2, 5)
                 prefix = template[lk.key_field][:1] if lk.key_field in ("path",) else ""
-                self.plant(service, lk.collection, template, {lk.key_field: prefix + key, text_field: current})
-                self.plant(service, lk.collection, template, {lk.key_field: prefix + f"{topic} (superseded)", text_field: outdated})
-                v = self.var()
-                step = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: prefix + key},
-                                extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: prefix + key}, pattern=r"'([^']+)'")],
-                                reasoning=f"The request says to follow '{key}' in {service}; I'll read it first.")
-                return step, v, (self.entity(service, lk.collection), service, prefix + key), old
+                key, old_key = (prefix + k for k in revision_keys(topic, rev))
+                if any(str(r.get(lk.key_field, "")).lower().startswith((prefix + topic).lower()) for r in self.table(service, lk.collection)):
+                    continue  # one rule per topic: a search by the topic must find this rule's revisions only
+                then = (today - timedelta(days=self.rng.randint(120, 400))).isoformat()
+                now = (today - timedelta(days=self.rng.randint(3, 60))).isoformat()
+                self.plant(service, lk.collection, template, {lk.key_field: old_key, texts[0]: older(rev - 1, then)})
+                self.plant(service, lk.collection, template, {lk.key_field: key, texts[0]: current(rev, now)})
+                mention = key
+                if not prefix:  # does a search by the topic alone show both revisions? then say only the topic
+                    clock = self.d.env.ctx.clock._now
+                    obs = self.d.env.step({"name": lk.tool, "arguments": {**lk.fixed, lk.key_param: topic}})
+                    self.d.env.ctx.clock._now = clock  # a look the plan does not make must not move the clock
+                    if obs.ok and all(pick(obs.data, Extract(var="_", field=texts[0], path=lk.path, match={lk.key_field: k}), {}) is not None
+                                      for k in (key, old_key)):
+                        mention = topic
+                return service, lk, key, texts[0], self.entity(service, lk.collection), mention
         return None
 
     def literal(self, param: str) -> str:
@@ -516,7 +610,8 @@ class Designer:
         has a chat account, the company is also an invoicing customer): plant a record that names it."""
         prof = self.profiles[service]
         for coll, fields in prof.field_sems.items():
-            keys = [f for f, sem in fields.items() if sem == carry.sem and f in prof.key_fields.get(coll, [])]
+            keys = [f for f, sem in fields.items() if sem == carry.sem and f in prof.key_fields.get(coll, [])
+                    and self.fits(carry, service, coll, f)]
             table = self.table(service, coll)
             if not keys or not table.rows or any(_same(r.get(keys[0]), carry.value) for r in table):
                 continue
@@ -527,7 +622,10 @@ class Designer:
     def unused(self, service: str, coll: str, fld: str, sem: str, current: Any) -> Any:
         """A value of the same type that no record of the collection has in this field."""
         taken = {str(r.get(fld)).lower() for r in self.table(service, coll)}
-        pool = [v for v in self.pool.get(sem, []) if isinstance(v, str) and v.lower() not in taken]
+        role = self.role(service, coll, fld, sem)  # an assignee's email is one of ours, a customer's a customer's
+        pool: list[Any] = []
+        for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(sem, [])):
+            pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken]
         if pool:
             return self.rng.choice(pool)
         return f"{current} {self.rng.randint(2, 99)}" if isinstance(current, str) else current
@@ -577,6 +675,8 @@ class Designer:
                 continue
             old = self.table(service, coll).require(rid).get(f)
             flows = sem == carry.sem
+            if flows and not self.fits(carry, service, coll, f):
+                continue
             new = carry.value if flows else self.fresh_value(service, coll, f, avoid={old})
             if old is None or new is None or _same(old, new):
                 continue
@@ -606,8 +706,8 @@ class Designer:
                                              check=Check(kind="field_equals", service=service, collection=coll, record_id=rid,
                                                          where=[Where(field=f, value=new)])))
             self.d.phrases.append(Phrase("update", service=service, entity=ent, field=f, prev=carry.field if flows else "",
-                                         literals={} if flows else {f: new}))
-            return Carry(v, sem, new, f, ent, service, i)
+                                         literals={} if flows else {f: new}, var=v, src=carry.var if flows else ""))
+            return Carry(v, sem, new, f, ent, service, i, self.role(service, coll, f, sem))
         return None
 
     # -- the whole walk --------------------------------------------------------------------------
@@ -684,44 +784,31 @@ class Designer:
                 return
 
     def rule_document(self, visit: int, site: Any, threshold: Any, values: list[Any], rng: random.Random) -> tuple[str, str, str] | None:
-        """State the batch's limit in a document of a walked service, next to a superseded version
-        with another limit that would pick other records; read the current one. Returns (var, service,
-        key) of the read, or None when no walked service keeps documents."""
+        """State the batch's limit in a rule document of a walked service, next to the revision it
+        replaced, whose limit would pick other records; read the one in force. Returns (var,
+        service, how the request points to the rule), or None when no walked service keeps documents."""
         from compoworld.tasks.motifs import MotifError, cut
 
         below = sum(v <= threshold for v in values)
-        try:  # the superseded limit lets one more record through: one the current limit keeps unchanged
+        try:  # the older limit lets one more record through: one the limit in force keeps unchanged
             old = cut(values, below + 1)
         except MotifError:
             return None
         word = "after" if isinstance(threshold, str) else "above"
         ent = _h(self.entity(site.service, site.lookup.collection))
-        for service in rng.sample(self.walk.services, len(self.walk.services)):
-            prof = self.profiles[service]
-            for lk in prof.lookups:
-                sems = prof.field_sems.get(lk.collection, {})
-                texts = [f for f, s in sems.items() if s == "text" and f != lk.key_field]
-                if lk.key_field not in prof.key_fields.get(lk.collection, []) or not texts:
-                    continue
-                template = self.template(service, lk.collection)
-                if template is None or not isinstance(template.get(lk.key_field), str):
-                    continue
-                topic = f"{ent.capitalize()} limits {rng.randint(10, 99)}"
-                prefix = template[lk.key_field][:1] if lk.key_field in ("path",) else ""
-                key = prefix + f"{topic} (current)"
-                if any(_same(r.get(lk.key_field), key) for r in self.table(service, lk.collection)):
-                    continue
-                text_field = texts[0]
-                self.plant(service, lk.collection, template, {lk.key_field: key, text_field:
-                           f"From now on, a {ent} whose {_h(site.rank)} is {word} {threshold} is handled separately and must not be changed in bulk."})
-                self.plant(service, lk.collection, template, {lk.key_field: prefix + f"{topic} (superseded)", text_field:
-                           f"Draft, superseded: a {ent} whose {_h(site.rank)} is {word} {old} is handled separately."})
-                v = self.var()
-                self.run(PlanStep(visit=visit, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key},
-                                  extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: key}, pattern=r"(?:above|after) (\d[\d.-]*\d|\d)")],
-                                  reasoning=f"The limit for this batch is in '{key}' in {service}; I'll read the current version, not the draft."))
-                return v, service, key
-        return None
+        topic = f"{ent.capitalize()} {rng.choice(['limits', 'bulk update rules', 'exceptions policy'])}"
+        made = self.plant_rule(
+            topic, lambda rev, when: f"Effective {when}, replacing rev. {rev - 1}: a {ent} whose {_h(site.rank)} is {word} {threshold} is handled separately and must not be changed in bulk.",
+            lambda rev, when: f"Rev. {rev}, {when}: a {ent} whose {_h(site.rank)} is {word} {old} is handled separately.",
+            rng.sample(self.walk.services, len(self.walk.services)))
+        if made is None:
+            return None
+        service, lk, key, text_field, _, mention = made
+        v = self.var()
+        self.run(PlanStep(visit=visit, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key},
+                          extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: key}, pattern=r"(?:above|after) (\d[\d.-]*\d|\d)")],
+                          reasoning=f"The limit for this batch is in '{rule_topic(key)}' in {service}; of its two revisions the later one ({key.rsplit(', ', 1)[-1]}) is in force."))
+        return v, service, mention
 
     def chained(self) -> bool:
         """Does the work chain across services: a step in one service needs a value read in another,
@@ -774,6 +861,7 @@ class Designer:
             return f"that {entity}"
         key, want = next(iter(ex.match.items()))
         if isinstance(want, dict) and "$var" in want:
+            self.d.mentioned.add(want["$var"])
             origin = next((e.field for st in self.d.plan for e in st.extract if e.var == want["$var"]), "")
             return f"the {entity} with that {_h(origin)}" if origin else f"that {entity}"
         return f"the {entity} '{want}'" if key in ("name", "title", "subject", "full_name") else f"the {entity} with {_h(key)} {want}"
@@ -821,14 +909,22 @@ class Designer:
         return options
 
     def consumable(self, services: list[str], last: bool) -> list[str]:
-        """Types one of these services can take in: as an action's input, or mid-walk also as a lookup key."""
-        out: set[str] = set()
+        """Types one of these services can take in: as an action's input, or mid-walk also as a lookup
+        key. Also sets `next_roles`, the roles each type is taken in, so the value handed on is one
+        the next visit can use in its role (see `out_fields`)."""
+        roles: dict[str, set[str]] = {}
         for s in services:
             prof = self.profiles[s]
-            out |= {t for a in prof.actions for p, t in a.param_sems.items() if p in a.param_fields and p != a.target_param}
+            for a in prof.actions:
+                for p, t in a.param_sems.items():
+                    if p in a.param_fields and p != a.target_param:
+                        roles.setdefault(t, set()).add(self.role(s, a.collection, a.param_fields[p], t))
             if not last:
-                out |= {prof.field_sems.get(lk.collection, {}).get(lk.key_field, "") for lk in prof.lookups}
-        return sorted(t for t in out if _joinable(t))
+                for lk in prof.lookups:
+                    t = prof.field_sems.get(lk.collection, {}).get(lk.key_field, "")
+                    roles.setdefault(t, set()).add(self.role(s, lk.collection, lk.key_field, t))
+        self.next_roles = roles
+        return sorted(t for t in roles if _joinable(t))
 
     def middle(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry:
         """A visit mid-walk uses the carried value and hands on the next one. Preferred: a lookup keyed on
@@ -903,6 +999,12 @@ def _h(name: str) -> str:
 def _verb(tool: str) -> str:
     return tool.split("__", 1)[1].replace("_", " ")
 
+
+WRITE_WHY = ["That is the {field} this change needs, so I'll {verb} in {service} with it as the {param}.",
+             "Everything for this change is known now; I'll {verb} in {service}, {param} = the {field}.",
+             "The request wants this recorded in {service}: I'll {verb} with the {field} as {param}.",
+             "Next, the change itself: {verb} in {service}, using the {field} for {param}."]
+RULE_NAMES = ["convention", "guideline", "policy", "standard"]
 
 ALREADY = ["If that {entity} is already in {service}, don't add it a second time.",
            "It may already have been done in {service}; if so, leave it as it is.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +26,31 @@ class Carry:
     entity: str
     service: str
     visit: int
+    role: str = ""  # whose value it is (an employee's email, a vendor's name): see `compoworld.services.cast`
 
 
 def joinable(sem: str) -> bool:
     """A type that can carry a value from one service to another (not free text, not an id)."""
     return bool(sem) and sem not in NON_JOINING and "." not in sem
+
+
+# Rules live in documents with revisions: the one in force and the one before it, which a careless
+# agent would follow. Nothing in a key says which is current: the revision number does.
+_REVISION = re.compile(r"^(?P<prefix>.*), rev\. (?P<rev>\d+)$")
+
+
+def revision_keys(topic: str, rev: int) -> tuple[str, str]:
+    """The keys of a rule's current revision and of the one it replaced."""
+    return f"{topic}, rev. {rev}", f"{topic}, rev. {rev - 1}"
+
+
+def older_revision(key: str) -> str | None:
+    """The key of the revision `key` replaced (None for a key that is not a revision)."""
+    found = _REVISION.match(key)
+    return f"{found['prefix']}, rev. {int(found['rev']) - 1}" if found else None
+
+
+def rule_topic(key: str) -> str:
+    """A revision's key without its number: how a person points to the rule."""
+    found = _REVISION.match(key)
+    return found["prefix"] if found else key

@@ -15,7 +15,7 @@ from compoworld.services.service import Service
 from compoworld.tasks.checks import score
 from compoworld.tasks.design import Designer, DesignError
 from compoworld.tasks.graph import build_graph
-from compoworld.tasks.instruction import leaks, render
+from compoworld.tasks.instruction import Requester, leaks, render
 from compoworld.tasks.model import CAPABILITIES, PhaseRecord, Task, WalkDraw
 from compoworld.tasks.mutation import answer_of, mutation_test, seeded_pool
 from compoworld.tasks.solution import execute, literal_strings
@@ -34,6 +34,7 @@ class TaskConfig(BaseModel):
     # the agent read stale (about a quarter do by default; requiring it costs ~2.5x design time).
     require_stale: bool = False
     policy_p: float = 0.8  # share of writes whose literal value a policy document states instead of the request
+    motifs: int = Field(6, ge=0)  # capability motifs tried per task (each adds a group of 4-8 records and its work)
     instruction_model: str | None = None  # a LiteLLM model to rephrase instructions (checked; offline: templates)
     mutation_test: bool = True  # replay mutants of the reference in the probe and record the kill counts
     require_all_mutants_killed: bool = True  # reject a task when a mutant of its reference passes every criterion
@@ -157,15 +158,16 @@ def design_task(index: int, draws: list[WalkDraw], cfg: TaskConfig, classes: dic
     for draw in draws:
         walk, world, attempt = draw.walk, draw.world, draw.attempt
         designer = Designer(walk, classes, seed=world, write_p=cfg.write_p, require_stale=cfg.require_stale,
-                            policy_p=cfg.policy_p)
+                            policy_p=cfg.policy_p, motifs=cfg.motifs)
         designer.rng = random.Random(f"design/{cfg.seed}/{index}/{attempt}")
         try:
             d = designer.design()
         except DesignError as exc:
             reason = exc.reason
             continue
-        instruction = render(d.phrases, designer.rng, [it.label for it in d.report])
         hidden = _hidden(d.plan, d.bindings)
+        instruction = render(d.phrases, designer.rng, [it.label for it in d.report], requester(world, designer.rng, hidden),
+                             record_homes(d.env), d.mentioned, {v for it in d.report if it.op == "value" for v in it.vars})
         if leaks(instruction, hidden):
             reason = "instruction leak"
             continue
@@ -182,6 +184,22 @@ def design_task(index: int, draws: list[WalkDraw], cfg: TaskConfig, classes: dic
         task = _submit(walk, world, designer, d, attempt, instruction)
         return task.model_copy(update={"index": index, "walk_id": draw.id})
     raise DesignError(reason)
+
+
+def requester(world: int, rng: random.Random, hidden: list[Any]) -> Requester:
+    """The employee who asks: one of the world's staff whose name and email the agent is not meant
+    to discover (so signing the request gives nothing away)."""
+    from compoworld.services.cast import cast
+
+    secret = {str(v).lower() for v in hidden}
+    staff = [p for p in cast(world).world.employees if p.name.lower() not in secret and p.email.lower() not in secret]
+    p = staff[rng.randrange(len(staff))]
+    return Requester(p.name, p.title, p.department)
+
+
+def record_homes(env: Any) -> dict[str, int]:
+    """How many mounted services keep each kind of record (by entity name)."""
+    return dict(Counter(t.entity for svc in env.services.values() for t in svc.db.values()))
 
 
 def _submit(walk: Any, world: int, designer: Designer, d: Any, attempt: int, instruction: str) -> Task:

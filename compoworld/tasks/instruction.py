@@ -7,6 +7,7 @@ to use); they never contain the values the agent must discover along the way.
 from __future__ import annotations
 
 import random
+import re
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -27,6 +28,8 @@ class Phrase:
     other: dict[str, Any] = dataclasses.field(default_factory=dict)
     refs: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
     policies: list[tuple[str, str, str, str]] = dataclasses.field(default_factory=list)  # (param, entity, service, key)
+    var: str = ""  # the value a lookup (or an update) produces
+    src: str = ""  # the value a follow-up lookup, write or update consumes
 
 
 OPENERS = ["", "Hi! ", "Hey, quick one: ", "Could you help me with something? ", "Morning! ", "When you get a chance: ",
@@ -36,6 +39,9 @@ CLOSERS = ["", " Thanks!", " Please don't change anything else.", " Leave everyt
 THEN = ["Then", "Next,", "After that,", "Once you have it,", "With that,", "Then,", "Now"]
 LAST = ["Finally,", "To wrap up,", "Last step:", "And finally,", "To finish,"]
 ALSO = ["", "Also,", "On top of that,", "Separately,", "Please also", "I also need you to", "Make sure to", "Besides that,"]
+IMPERATIVES = {"look", "find", "i'd", "pull", "check", "open", "use", "search", "go", "track", "dig", "create", "send", "add", "update",
+               "set", "please", "change", "bring", "move", "post", "schedule", "record", "book", "log", "file", "assign"}
+ALSO_CLAUSE = ["", "Also,", "On top of that,", "Separately,", "Besides that,"]
 ORDERED_SHARE = 0.3
 
 FIND = [
@@ -45,6 +51,26 @@ FIND = [
     "check {service} for the {entity} {key_desc} and grab the {field}",
     "open {service}, find the {entity} {key_desc} and take its {field}",
 ]
+# The same lookups without the service: used when only one mounted service keeps that kind of record,
+# so the agent finds where it lives (a colleague says "candidate", not "the recruiting service").
+FIND_ANY = [
+    "look up the {entity} {key_desc} and get its {field}",
+    "find the {entity} {key_desc}; I need its {field}",
+    "I need the {field} of the {entity} {key_desc}",
+    "dig out the {field} of the {entity} {key_desc}",
+]
+FOLLOW_ANY = [
+    "find the {entity} whose {key_field} is that {prev} and note its {field}",
+    "use that {prev} to find the matching {entity}; I need its {field}",
+    "track down the {entity} with that {prev} and get its {field}",
+]
+UNNAMED_SERVICE_SHARE = 0.6
+
+# Who is asking: an employee of the world, who opens and signs the request.
+VOICE = ["Hi, it's {first} ({title}, {department}). ", "{first} from {department} here. ", "Hello, this is {name}, {title}. ",
+         "Hi! {first} here, from {department}. ", "Hey, {first} ({department}) here. ", "Good morning, {name} from {department}. "]
+SIGN = [" Thanks, {first}", " - {first}", " Cheers, {first}", " Thanks in advance, {first}", " Best, {first}", ""]
+
 FOLLOW = [
     "use that {prev} to find the matching {entity} in {service} and get its {field}",
     "find the {entity} in {service} whose {key_field} is that {prev}, and note its {field}",
@@ -65,9 +91,10 @@ UPDATE = [
 
 
 POLICY = [
-    "the {param} that the {entity} '{key}' in {service} prescribes",
-    "whatever {param} the current {entity} '{key}' in {service} says to use",
-    "the {param} set out in '{key}' ({service})",
+    "the {param} that '{key}' in {service} prescribes",
+    "whatever {param} '{key}' ({service}) says to use",
+    "the {param} set out in '{key}' in {service}",
+    "the {param} our '{key}' calls for (it's in {service})",
 ]
 UPDATE_TO = [
     "the {entity} you looked at in {service} has a new {field}: update it to '{value}', and use the new {field} from then on",
@@ -100,40 +127,135 @@ def _series(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def render(phrases: list[Phrase], rng: random.Random, report: list[str] | None = None) -> str:
+@dataclass(frozen=True)
+class Requester:
+    """The colleague who writes the request (an employee of the task's world)."""
+
+    name: str
+    title: str
+    department: str
+
+    @property
+    def first(self) -> str:
+        return self.name.split()[0]
+
+
+# Goal style: a lookup whose value feeds one later step is folded into that step as a noun phrase
+# ("the owner email of the spreadsheet titled 'Budget 2026'"), so the request states outcomes and
+# what they depend on instead of one sentence per read. At most two levels are nested.
+GOAL_SHARE = 0.75
+MAX_NESTING = 2
+GOAL_FOLLOW = [
+    "find the {entity}{where} whose {key_field} is {ref}; I need its {field}",
+    "look up the {entity}{where} whose {key_field} is {ref} and note its {field}",
+    "I need the {field} of the {entity}{where} whose {key_field} is {ref}",
+]
+GOAL_WRITE = [
+    "{verb} in {service} with {param} set to {ref}{extras}",
+    "please {verb} in {service}: its {param} should be {ref}{extras}",
+    "{verb} in {service} for {ref} (as the {param}){extras}",
+    "I'd like you to {verb} in {service}, {param} being {ref}{extras}",
+]
+GOAL_UPDATE = [
+    "the {field} on file for that {entity} in {service} is out of date: change it to {ref}, and use the new one from then on",
+    "in {service}, that {entity}'s {field} should now be {ref} (the old one is stale); carry on with the new value",
+]
+
+
+def folded_lookups(phrases: list[Phrase], mentioned: set[str], reported: set[str]) -> dict[str, int]:
+    """Lookups the goal style folds into the step that uses their value: var -> nesting depth. A
+    lookup stays a sentence when the text calls its value "that <field>" (`mentioned`), when a later
+    update points back to its record, when several steps use its value, or when nesting would go
+    deeper than `MAX_NESTING`. A lookup whose value is only reported is folded into the report."""
+    consumers: dict[str, list[Phrase]] = {}
+    for ph in phrases:
+        if ph.src:
+            consumers.setdefault(ph.src, []).append(ph)
+    updated = {(ph.service, ph.entity) for ph in phrases if ph.kind == "update"}
+    depth: dict[str, int] = {}
+    for ph in phrases:
+        v = ph.var
+        if ph.kind not in ("find", "follow") or not v or v in mentioned or (ph.service, ph.entity) in updated:
+            continue
+        users = consumers.get(v, [])
+        if len(users) > 1 or (not users and v not in reported):
+            continue
+        level = 1 + (depth[ph.src] if ph.kind == "follow" and ph.src in depth else 0)
+        if level <= MAX_NESTING:
+            depth[v] = level
+    return depth
+
+
+def render(phrases: list[Phrase], rng: random.Random, report: list[str] | None = None,
+           requester: Requester | None = None, homes: dict[str, int] | None = None,
+           mentioned: set[str] | None = None, reported: set[str] | None = None) -> str:
+    """The request: the phrases joined as goals (or, for some requests, as ordered steps), the
+    closing report asked for, in `requester`'s voice. `homes`: how many mounted services keep each
+    kind of record; a lookup of a kind only one service keeps may leave the service unnamed. In the
+    goal style, lookups are folded into the steps that use their values (`folded_lookups`;
+    `mentioned`: values the text calls "that <field>"; `reported`: values the closing report asks for)."""
     parts: list[str] = []
     ordered = rng.random() < ORDERED_SHARE  # a numbered-step feel for some requests, goals for the rest
-    for i, ph in enumerate(phrases):
+    homes = homes or {}
+    folded = folded_lookups(phrases, mentioned or set(), reported or set()) if not ordered and rng.random() < GOAL_SHARE else {}
+    producers = {ph.var: ph for ph in phrases if ph.var in folded}
+
+    def unnamed(ph: Phrase) -> bool:
+        return homes.get(ph.entity) == 1 and rng.random() < UNNAMED_SERVICE_SHARE
+
+    def ref(var: str) -> str:
+        ph = producers[var]
+        where = "" if unnamed(ph) else f" in {ph.service}"
+        if ph.kind == "find":
+            return f"the {_h(ph.field)} of the {_h(ph.entity)} {_key_desc(ph.key_field, ph.key)}{where}"
+        inner = ref(ph.src) if ph.src in folded else f"that {_h(ph.prev)}"
+        return f"the {_h(ph.field)} of the {_h(ph.entity)}{where} whose {_h(ph.key_field)} is {inner}"
+
+    shown = [ph for ph in phrases if not (ph.var in folded and ph.kind in ("find", "follow"))]
+    for i, ph in enumerate(shown):
         if ph.kind == "text":
             parts.append(ph.key)
             continue
+        via = ref(ph.src) if ph.src in folded else ""
         if ph.kind == "find":
-            text = rng.choice(FIND).format(entity=_h(ph.entity), key_desc=_key_desc(ph.key_field, ph.key), service=ph.service, field=_h(ph.field))
+            text = rng.choice(FIND_ANY if unnamed(ph) else FIND).format(entity=_h(ph.entity), key_desc=_key_desc(ph.key_field, ph.key),
+                                                                      service=ph.service, field=_h(ph.field))
+        elif ph.kind == "follow" and via:
+            where = "" if unnamed(ph) else f" in {ph.service}"
+            text = rng.choice(GOAL_FOLLOW).format(entity=_h(ph.entity), where=where, key_field=_h(ph.key_field), ref=via, field=_h(ph.field))
         elif ph.kind == "follow":
-            text = rng.choice(FOLLOW).format(entity=_h(ph.entity), service=ph.service, key_field=_h(ph.key_field), prev=_h(ph.prev), field=_h(ph.field))
+            text = rng.choice(FOLLOW_ANY if unnamed(ph) else FOLLOW).format(entity=_h(ph.entity), service=ph.service, key_field=_h(ph.key_field),
+                                                                          prev=_h(ph.prev), field=_h(ph.field))
         elif ph.kind == "update" and ph.literals:
             text = rng.choice(UPDATE_TO).format(entity=_h(ph.entity), service=ph.service, field=_h(ph.field),
                                                 value=next(iter(ph.literals.values())))
         elif ph.kind == "update":
-            text = rng.choice(UPDATE).format(entity=_h(ph.entity), service=ph.service, field=_h(ph.field), prev=_h(ph.prev))
+            text = rng.choice(GOAL_UPDATE if via else UPDATE).format(entity=_h(ph.entity), service=ph.service, field=_h(ph.field),
+                                                                     prev=_h(ph.prev), ref=via)
         else:
             extras = [f"{_h(p)} '{v}'" for p, v in ph.literals.items()]
             extras += [f"{_h(p)} {_say(v)}" for p, v in ph.other.items()]
             extras += [f"{_h(p)} set to the {_h(ent)} with {desc}" for p, ent, desc in ph.refs]
             extras += [rng.choice(POLICY).format(param=_h(p), entity=_h(ent), service=svc, key=key) for p, ent, svc, key in ph.policies]
             extra = (", with " + ", ".join(extras)) if extras else ""
-            text = rng.choice(WRITE).format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra)
+            template = rng.choice(GOAL_WRITE if via else WRITE)
+            text = template.format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra, ref=via)
         if i == 0:
             parts.append(text[0].upper() + text[1:] + ".")
         elif ordered:
-            lead = rng.choice(LAST) if i == len(phrases) - 1 else rng.choice(THEN)
+            lead = rng.choice(LAST) if i == len(shown) - 1 else rng.choice(THEN)
             parts.append(f"{lead} {text}.")
         else:
-            lead = rng.choice(ALSO)
+            lead = rng.choice(ALSO if text.split(" ", 1)[0].lower() in IMPERATIVES else ALSO_CLAUSE)  # "make sure to" wants a verb next
             parts.append(f"{lead} {text}." if lead else text[0].upper() + text[1:] + ".")
     if report:
         parts.append(rng.choice(REPORT).format(items=_series(report)))
-    return rng.choice(OPENERS) + " ".join(parts) + rng.choice(CLOSERS)
+    if requester is None:
+        return rng.choice(OPENERS) + " ".join(parts) + rng.choice(CLOSERS)
+    who = {"first": requester.first, "name": requester.name, "title": requester.title, "department": requester.department}
+    sign = rng.choice(SIGN)
+    closers = [c for c in CLOSERS if not any(w in c for w in ("Thank", "Cheers", "Appreciate"))] if sign else CLOSERS  # one sign-off
+    return rng.choice(VOICE).format(**who) + " ".join(parts) + rng.choice(closers) + sign.format(**who)
 
 
 def _say(value: Any) -> str:
@@ -155,7 +277,12 @@ def _key_desc(key_field: str, key: str) -> str:
     return f"with {_h(key_field)} '{key}'"
 
 
+_ENUM_WORD = re.compile(r"[a-z]+(?:_[a-z]+)*")
+
+
 def leaks(text: str, hidden: list[Any]) -> list[Any]:
-    """Hidden values that appear in the instruction (short or numeric values are ignored: too common)."""
+    """Hidden values that appear in the instruction. Short or numeric values are ignored (too common),
+    and so are enum words such as `resolved` or `in_progress`: a status the request sets is not the
+    status the agent discovers, and naming a state gives nothing away."""
     low = text.lower()
-    return [v for v in hidden if isinstance(v, str) and len(v) >= 5 and v.lower() in low]
+    return [v for v in hidden if isinstance(v, str) and len(v) >= 5 and not _ENUM_WORD.fullmatch(v) and v.lower() in low]

@@ -67,10 +67,12 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
             key_sem = sems.get(lk.key_field, "")
             if key_sem not in GROUP_KEYS:
                 continue
-            carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service), None)
+            carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service
+                          and designer.fits(c, service, lk.collection, lk.key_field)), None)  # the group's key in its own role
             if carry is None and _joinable(key_sem):  # else the request names the key itself
                 value = designer.unused(service, lk.collection, lk.key_field, key_sem, None)
-                carry = Carry("", key_sem, value, lk.key_field, "", "", -1) if value is not None else None
+                role = designer.role(service, lk.collection, lk.key_field, key_sem)
+                carry = Carry("", key_sem, value, lk.key_field, "", "", -1, role) if value is not None else None
             if not lk.path or carry is None:
                 continue
             ranks = [f for f, s in sems.items() if s in RANK_SEMS and f != lk.key_field and (not f.endswith("_at") or "due" in f)]
@@ -93,6 +95,8 @@ class Group:
 
     def __init__(self, designer: Designer, site: Site, carry: Carry, rng: random.Random, visit: int) -> None:
         self.d, self.site, self.carry, self.rng, self.visit = designer, site, carry, rng, visit
+        if carry.var:  # the request names the group by "that <field>": the lookup that found it stays a sentence
+            designer.d.mentioned.add(carry.var)
         self.members: list[dict[str, Any]] = []
         self.ids: list[str] = []
         self.ranks: list[str] = []
@@ -257,7 +261,7 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
     kind = rng.choice(kinds)
     g = Group(designer, site, carry, rng, visit)
     ent = _h(designer.entity(site.service, site.lookup.collection))
-    plural = ent + ("es" if ent.endswith("s") else "s")
+    plural = ent[:-1] + "ies" if ent.endswith("y") and ent[-2:-1] not in "aeiou" else ent + ("es" if ent.endswith("s") else "s")
     rank = _h(site.rank)
     done: dict[int, Any] = {}
     seconds: list[Any] = []
@@ -399,13 +403,13 @@ def _report_total(designer: Designer, g: Group, rng: random.Random, plural: str,
     values = [designer.d.bindings[v] for v in g.ranks]
     if site.rank_sem in ("date", "datetime"):
         lead = max(range(len(values)), key=lambda k: str(values[k]))
-        item = ReportItem(label=f"the latest {rank} among the {plural}", vars=[g.ranks[lead]])
+        item = ReportItem(label=f"the latest {rank} among the {plural} {_for(g.carry, site.lookup.key_field)}", vars=[g.ranks[lead]])
     elif rng.random() < 0.5:
         item = ReportItem(label=f"the combined {rank} of the {plural} {_for(g.carry, site.lookup.key_field)}", op="sum", vars=list(g.ranks))
         designer.d.capabilities.add("fan-in-aggregation")
     else:
         lead = max(range(len(values)), key=lambda k: values[k])
-        item = ReportItem(label=f"the largest {rank}'s share of the total (percent) among the {plural}", op="share_pct",
+        item = ReportItem(label=f"the largest {rank}'s share of the total (percent) among the {plural} {_for(g.carry, site.lookup.key_field)}", op="share_pct",
                           vars=[g.ranks[lead]] + list(g.ranks))
         designer.d.capabilities |= {"fan-in-aggregation", "data-transformation"}
     from compoworld.tasks.solution import report_value
@@ -413,8 +417,12 @@ def _report_total(designer: Designer, g: Group, rng: random.Random, plural: str,
     designer.add_report(item, report_value(item, designer.d.bindings))
     designer.d.capabilities.add("explore-then-act")
     if phrase:
-        designer.d.phrases.append(Phrase("text", service=site.service,
-                                         key=f"Have a look at the {plural} in {site.service} {_for(g.carry, site.lookup.key_field)}; nothing there needs changing."))
+        where = _for(g.carry, site.lookup.key_field)
+        designer.d.phrases.append(Phrase("text", service=site.service, key=rng.choice([
+            f"Have a look at the {plural} in {site.service} {where}; nothing there needs changing.",
+            f"The {plural} in {site.service} {where} only need reading, for the summary below; don't edit them.",
+            f"For the numbers at the end, go through the {plural} {where} in {site.service} (read only).",
+        ])))
 
 
 def _touching_changes(designer: Designer, g: Group, done: dict[int, Any], value: Any) -> None:

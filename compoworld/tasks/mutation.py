@@ -35,6 +35,7 @@ from typing import Any
 from compoworld.services.environment import Environment
 from compoworld.services.service import Service
 from compoworld.tasks.checks import evaluate, same
+from compoworld.tasks.design_types import older_revision
 from compoworld.tasks.model import PlanStep, Task
 from compoworld.tasks.report import closing_text
 from compoworld.tasks.solution import applies, pick, report_value, resolve
@@ -93,16 +94,16 @@ def _replace(step: PlanStep, param: str, value: Any) -> PlanStep:
 
 
 def _superseded_values(task: Task) -> dict[str, str]:
-    """policy var -> the value its superseded version states (from the planted '(superseded)' record)."""
+    """rule var -> the value the revision it replaced states (from the planted older revision)."""
     out: dict[str, str] = {}
     for step in task.plan:
         for ex in step.extract:
             if not ex.pattern or not ex.match:
                 continue
             key_field, key = next(iter(ex.match.items()))
-            if not isinstance(key, str) or not key.endswith("(current)"):
+            old_key = older_revision(key) if isinstance(key, str) else None
+            if old_key is None:
                 continue
-            old_key = key[: -len("(current)")] + "(superseded)"
             for rows in task.initial_state.get(step.service, {}).values():
                 for rec in rows.values():
                     if isinstance(rec, dict) and same(rec.get(key_field), old_key):

@@ -46,14 +46,17 @@ def pick(data: Any, ex: Extract, bindings: Mapping[str, Any], choose: int = 0) -
     items = data.get(ex.path) if ex.path and isinstance(data, dict) else [data]
     if not isinstance(items, list):
         return None
-    want = {k: resolve(v, bindings) for k, v in ex.match.items()}
-    hits = [it for it in items if isinstance(it, dict) and all(same(it.get(k), v) for k, v in want.items())]
+    want = [(k, resolve(v, bindings)) for k, v in ex.match.items()]
     if choose:
+        hits = [it for it in items if isinstance(it, dict) and all(same(it.get(k), v) for k, v in want)]
         others = hits[1:] + [it for it in items if isinstance(it, dict) and it not in hits]
         hits = others or hits
-    if not hits:
+        hit = hits[0] if hits else None
+    else:  # the first match is all a careful reader takes: stop there (observations list many records)
+        hit = next((it for it in items if isinstance(it, dict) and all(same(it.get(k), v) for k, v in want)), None)
+    if hit is None:
         return None
-    value = hits[0].get(ex.field)
+    value = hit.get(ex.field)
     if ex.pattern:
         found = re.search(ex.pattern, value) if isinstance(value, str) else None
         return found.group(1) if found else None

@@ -97,10 +97,33 @@ def _tokenizer(spec: JobSpec, model: str) -> Any:
     return tokenizer
 
 
+def _rows_to_train(tokenizer: Any, ds: Any, params: SFTParams) -> tuple[list[int], list[int], int]:
+    """Token counts of every row, the indices of the rows to train on, and how many of them are cut to
+    `max_length` (a `FitError` before any weights load when none can be trained on)."""
+    from compoworld.training.tokens import check_fit, check_truncation, prompt_tokens, summarize, token_counts
+
+    counts = token_counts(tokenizer, ds)
+    print(f"tokens per row: {summarize(counts)}", flush=True)
+    keep = check_fit(counts, params.max_length, params.drop_long_rows, params.truncate_long_rows)
+    if not (params.truncate_long_rows and params.max_length):
+        if len(keep) < len(counts):
+            print(f"dropping {len(counts) - len(keep)} of {len(counts)} rows longer than {params.max_length} tokens", flush=True)
+        return counts, keep, 0
+    # Cut before its first assistant token, a row has no loss (TRL drops it): leave those out, and say so.
+    learnable = check_truncation([prompt_tokens(tokenizer, ds[i]) for i in keep], params.max_length)
+    if len(learnable) < len(keep):
+        print(f"dropping {len(keep) - len(learnable)} of {len(keep)} rows whose prompt alone fills {params.max_length} tokens",
+              flush=True)
+    keep = [keep[i] for i in learnable]
+    truncated = sum(counts[i] > params.max_length for i in keep)
+    print(f"truncating {truncated} of {len(keep)} rows to their first {params.max_length} tokens", flush=True)
+    return counts, keep, truncated
+
+
 def run_sft(spec: JobSpec) -> dict[str, Any]:
     from trl import SFTConfig, SFTTrainer
 
-    from compoworld.training.tokens import check_fit, summarize, token_counts
+    from compoworld.training.tokens import summarize
 
     params = spec.params()
     assert isinstance(params, SFTParams)
@@ -108,17 +131,13 @@ def run_sft(spec: JobSpec) -> dict[str, Any]:
     if spec.model != "tiny":  # count before the weights load (a GGUF's tokenizer converts in seconds, its model in ~40 s)
         from compoworld.training.models import tokenizer_dir
 
-        counts = token_counts(_tokenizer(spec, tokenizer_dir(spec.model)), ds)
-        print(f"tokens per row: {summarize(counts)}", flush=True)
-        keep = check_fit(counts, params.max_length, params.drop_long_rows)
+        counts, keep, truncated = _rows_to_train(_tokenizer(spec, tokenizer_dir(spec.model)), ds, params)
     model = _base_model(spec, ds)
     tokenizer = _tokenizer(spec, model)
     if spec.model == "tiny":
-        counts = token_counts(tokenizer, ds)
-        keep = check_fit(counts, params.max_length, params.drop_long_rows)
+        counts, keep, truncated = _rows_to_train(tokenizer, ds, params)
     dropped = len(ds) - len(keep)
     if dropped:
-        print(f"dropping {dropped} of {len(ds)} rows longer than {params.max_length} tokens", flush=True)
         ds = ds.select(keep)
     args = SFTConfig(**_common_args(spec, params), assistant_only_loss=True, max_length=params.max_length,
                      lr_scheduler_type=params.lr_scheduler_type, warmup_steps=params.warmup_steps)
@@ -128,7 +147,7 @@ def run_sft(spec: JobSpec) -> dict[str, Any]:
     losses = [{"step": h["step"], "loss": h["loss"]} for h in trainer.state.log_history if "loss" in h]
     trainer.save_model(str(spec.job_dir / "model"))
     tokenizer.save_pretrained(str(spec.job_dir / "model"))
-    return {"train_rows": len(ds), "dropped_long_rows": dropped, "tokens_per_row": summarize(counts), "learning_rate": params.learning_rate,
+    return {"train_rows": len(ds), "dropped_long_rows": dropped, "truncated_long_rows": truncated, "tokens_per_row": summarize(counts), "learning_rate": params.learning_rate,
             "losses": losses, "loss_first": losses[0]["loss"] if losses else None,
             "loss_last": losses[-1]["loss"] if losses else None, "step_seconds": timer.times,
             "train_runtime": out.metrics.get("train_runtime")}

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from compoworld.atomic import atomic_write_text
 from compoworld.canonical import content_hash
@@ -26,7 +26,7 @@ class DataRef(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     path: str  # local layout folder, or ORG/NAME on the Hub
-    revision: str | None = None  # Hub: tag (a run id) or commit; local: unused
+    revision: str | None = None  # Hub: tag (a run id) or commit; local: the folder's content fingerprint (`local_data_ref`)
     split: str = "train"
     dataset_id: str | None = None  # content id of the split (from the layout's manifest), when known
     run_id: str | None = None  # the warehouse run the dataset was built from, when known
@@ -40,9 +40,16 @@ class SFTParams(BaseModel):
     gradient_accumulation_steps: int = Field(1, ge=1)
     max_length: int | None = 8192  # tokens per example; the tiny model's and SmolLM2's context is 8192
     drop_long_rows: bool = False  # train on the rows that fit max_length instead of failing when some do not
+    truncate_long_rows: bool = False  # train on the first max_length tokens of every row (TRL keeps the start)
     lr_scheduler_type: str = "constant"
     warmup_steps: int = 0
     seed: int = 0
+
+    @model_validator(mode="after")
+    def _one_way_for_long_rows(self) -> "SFTParams":
+        if self.drop_long_rows and self.truncate_long_rows:
+            raise ValueError("drop_long_rows and truncate_long_rows exclude each other: drop the long rows or cut them")
+        return self
 
 
 class GRPOParams(BaseModel):
@@ -107,6 +114,21 @@ class JobSpec(BaseModel):
     @property
     def spec_path(self) -> Path:
         return self.job_dir / SPEC_FILE
+
+
+def local_data_ref(folder: str | Path, split: str = "train") -> DataRef:
+    """A split of a local dataset layout: its content id and source run from the manifest, and as its
+    revision the folder's content fingerprint (`local-` + a hash of every split's content id), so a
+    rebuilt folder with other rows is another revision. A `ValueError` when the split is missing."""
+    from compoworld.datasets.layout import read_manifest
+
+    manifest = read_manifest(Path(folder))
+    splits = manifest.get("splits") or {}
+    if split not in splits:
+        raise ValueError(f"{folder} has no split {split!r} (has {', '.join(splits) or 'none'})")
+    revision = "local-" + content_hash({name: s.get("dataset_id") for name, s in sorted(splits.items())}, 12)
+    return DataRef(path=str(Path(folder).absolute()), revision=revision, split=split,
+                   dataset_id=splits[split]["dataset_id"], run_id=manifest.get("run_id"))
 
 
 def launch_command(spec: JobSpec, spec_path: Path) -> list[str]:

@@ -31,6 +31,30 @@ def token_counts(tokenizer: Any, rows: Iterable[dict[str, Any]], chat_template: 
     return [row_tokens(tokenizer, r, chat_template) for r in rows]
 
 
+def prompt_tokens(tokenizer: Any, row: dict[str, Any], chat_template: str | None = None) -> int:
+    """Tokens before the row's first assistant token (its tools, system and user turns, and the
+    assistant header): a row cut shorter than this has nothing to learn from."""
+    messages = list(row["messages"])
+    first = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), len(messages))
+    ids = tokenizer.apply_chat_template(messages[:first], tools=row_tools(row), tokenize=True, return_dict=False,
+                                        add_generation_prompt=True, chat_template=chat_template)
+    return len(ids)
+
+
+def check_truncation(prompts: Sequence[int], max_length: int | None) -> list[int]:
+    """With rows cut to `max_length`: the indices of the rows that keep an assistant token (TRL drops the
+    others); a `FitError` when none does."""
+    if max_length is None:
+        return list(range(len(prompts)))
+    keep = [i for i, c in enumerate(prompts) if c < max_length]
+    if not keep and prompts:
+        s = summarize(prompts)
+        raise FitError(f"no row keeps an assistant token in its first {max_length} tokens: the prompts before the "
+                       f"first assistant turn are {s['median']} tokens at the median, {min(prompts)} at least; "
+                       f"pass --max-length {s['max'] + 256} or more")
+    return keep
+
+
 def percentile(values: Sequence[int], q: float) -> int:
     """Nearest-rank percentile (a length some row actually has)."""
     s = sorted(values)
@@ -51,16 +75,19 @@ def fit_message(counts: Sequence[int], max_length: int | None) -> str | None:
         return None
     s = summarize(counts)
     most = f" or {s['p95']} (95% fit)" if s["p95"] < s["max"] else ""
+    drop = f", --drop-long-rows to train on the {fit} that fit" if fit else ""
     return (f"{len(counts) - fit} of {len(counts)} rows do not fit --max-length {max_length} ({fit} fit); rows are "
             f"{s['median']} tokens at the median, {s['p95']} at p95, {s['max']} at most: pass --max-length {s['max']} "
-            f"(all fit){most}, or --drop-long-rows to train on the {fit} that fit")
+            f"(all fit){most} if the model's context allows it{drop}, or --truncate-long-rows to train on the first "
+            f"{max_length} tokens of every row")
 
 
-def check_fit(counts: Sequence[int], max_length: int | None, drop_long: bool = False) -> list[int]:
-    """The indices of the rows to train on: all of them when they fit; with `drop_long`, those that fit
-    (an error when none does); otherwise rows that do not fit are an error (`FitError`, one line)."""
+def check_fit(counts: Sequence[int], max_length: int | None, drop_long: bool = False, truncate: bool = False) -> list[int]:
+    """The indices of the rows to train on: all of them when they fit or with `truncate` (rows are cut to
+    `max_length`); with `drop_long`, those that fit (an error when none does); otherwise rows that do not
+    fit are an error (`FitError`, one line)."""
     message = fit_message(counts, max_length)
-    if not message:
+    if not message or truncate:
         return list(range(len(counts)))
     keep = [i for i, c in enumerate(counts) if max_length is not None and c <= max_length]
     if drop_long and keep:
