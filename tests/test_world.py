@@ -228,3 +228,13 @@ def test_sampled_arguments_take_people_of_the_parameters_role() -> None:
     rng = random.Random(0)
     emails = {sample_arguments(spec, env, rng, pool, service="helpdesk")["agent_email"] for _ in range(40)}
     assert emails and all(e.endswith("@" + OUR_DOMAIN) for e in emails)
+
+
+def test_a_record_with_a_list_valued_type_keeps_its_role() -> None:
+    # Compiled records may hold lists where library records hold words ("type": ["a", "b"]): the
+    # guest rule reads only words, and never fails on a list (it once did, failing a third of a run's tasks).
+    from compoworld.services.cast import record_role
+
+    assert record_role("employee", {"type": ["guest", "x"]}) == "employee"
+    assert record_role("employee", {"role": "guest"}) == "customer_contact"
+    assert record_role("vendor_contact", {"kind": {"a": 1}}) == "vendor_contact"

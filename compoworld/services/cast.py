@@ -166,7 +166,7 @@ def fits(src: str, dst: str, sem: str = "") -> bool:
 def record_role(role: str, record: Mapping[str, Any]) -> str:
     """A person field's role for one record: an employee field of a record marked as a guest
     (a customer's user in a shared chat channel) holds an external contact."""
-    if role == "employee" and any(record.get(k) in GUEST_VALUES for k in ("role", "kind", "type")):
+    if role == "employee" and any(isinstance(record.get(k), str) and record[k] in GUEST_VALUES for k in ("role", "kind", "type")):
         return "customer_contact"
     return role
 

@@ -628,6 +628,9 @@ class Designer:
             pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken]
         if pool:
             return self.rng.choice(pool)
+        if isinstance(current, str) and "@" in current:  # still an address: another mailbox of the same domain
+            local, _, domain = current.partition("@")
+            return f"{local}.{self.rng.randint(2, 99)}@{domain}"
         return f"{current} {self.rng.randint(2, 99)}" if isinstance(current, str) else current
 
     def _resolve_id(self, i: int, service: str, sem: str, rid: str) -> tuple[PlanStep, str, tuple[str, str]] | None:
