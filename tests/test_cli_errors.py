@@ -200,3 +200,19 @@ def test_a_missing_file_compoworld_chose_is_a_defect_not_bad_input(
     _fail_with(monkeypatch, FileNotFoundError(2, "No such file or directory", os.path.join(os.sep, "opt", "missing.json")))
     code, _, err = run_cli(["services", "list"], capsys)
     assert code == 1 and err.startswith("error: internal error: FileNotFoundError")
+
+
+def test_every_command_prints_its_help() -> None:
+    # argparse formats help strings with %: a literal "{% generation %}" once crashed `train sft -h`.
+    import argparse
+
+    from compoworld.cli import build_parser
+
+    def walk(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return [parser] + [p for s in subs for child in s.choices.values() for p in walk(child)]
+
+    parsers = walk(build_parser())
+    assert len(parsers) > 20
+    for p in parsers:
+        assert p.format_help().startswith("usage:"), p.prog

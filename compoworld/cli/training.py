@@ -156,7 +156,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "locally), a .gguf file, a checkpoint folder or a Hub model id")
         p.add_argument("--chat-template", dest="chat_template", metavar="FILE",
                        help="Jinja chat template (or tokenizer_config.json) to train with instead of the model's own; "
-                            "it needs {% generation %} markers for assistant-only loss")
+                            "it needs {%% generation %%} markers for assistant-only loss")
         p.add_argument("--max-steps", dest="max_steps", type=int)
         p.add_argument("--learning-rate", dest="learning_rate", type=float)
         p.add_argument("--batch-size", dest="per_device_train_batch_size", type=int)
