@@ -29,3 +29,19 @@ def classes(tasks: list) -> dict:
     from compoworld.rollout.runner import classes_for
 
     return classes_for(tasks)
+
+
+def build_hub(root, tasks: int):
+    """A small pipeline run (no verify, no datasets stage) in `root` and its datasets in Hub layout
+    under `root/hub`: (warehouse, hub folder, run id)."""
+    from compoworld.config import PipelineConfig
+    from compoworld.datasets import build_datasets
+    from compoworld.stages.runner import run_pipeline
+    from compoworld.warehouse import Warehouse
+
+    cfg = PipelineConfig(tasks=tasks, group_size=2, stages={"verify": False, "datasets": False},
+                         datasets_dir=str(root / "unused"))
+    wh = Warehouse(root)
+    run_pipeline(cfg, wh, log=lambda m: None)
+    build_datasets(wh, root / "hub", cfg.run_id)
+    return wh, root / "hub", cfg.run_id

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import build_hub
 
 from compoworld.cli import main
-from compoworld.config import PipelineConfig
-from compoworld.datasets import build_datasets
 from compoworld.datasets.build import SPLIT_SALT
 from compoworld.datasets.source import load_source
 from compoworld.datasets.splits import set_key
@@ -21,7 +20,6 @@ from compoworld.evaluation.evaluate import split_tasks
 from compoworld.evaluation.figures import UNLABELLED, figures
 from compoworld.rollout.agents import make_agent
 from compoworld.rollout.runner import collect
-from compoworld.stages.runner import run_pipeline
 from compoworld.training.launcher import job_row
 from compoworld.training.spec import DataRef, make_spec
 from compoworld.warehouse import Warehouse, read_evaluations, read_training_job, write_training_job
@@ -29,13 +27,7 @@ from compoworld.warehouse import Warehouse, read_evaluations, read_training_job,
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Warehouse, Path, str]:
-    root = tmp_path_factory.mktemp("wh")
-    cfg = PipelineConfig(tasks=24, group_size=2, stages={"verify": False, "datasets": False},
-                         datasets_dir=str(root / "unused"))
-    wh = Warehouse(root)
-    run_pipeline(cfg, wh, log=lambda m: None)
-    build_datasets(wh, root / "hub", cfg.run_id)
-    return wh, root / "hub", cfg.run_id
+    return build_hub(tmp_path_factory.mktemp("wh"), tasks=24)
 
 
 def _eval_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:

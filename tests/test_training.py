@@ -10,9 +10,9 @@ from typing import Any
 import datasets
 import numpy as np
 import pytest
+from conftest import build_hub
 
 from compoworld.config import PipelineConfig
-from compoworld.datasets import build_datasets
 from compoworld.rewards import GroupReward, make_trl_reward_func
 from compoworld.stages.runner import run_pipeline
 from compoworld.warehouse import Warehouse
@@ -20,13 +20,7 @@ from compoworld.warehouse import Warehouse
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Warehouse, Path, str]:
-    root = tmp_path_factory.mktemp("wh")
-    cfg = PipelineConfig(tasks=12, group_size=2, stages={"verify": False, "datasets": False},
-                         datasets_dir=str(root / "unused"))
-    wh = Warehouse(root)
-    run_pipeline(cfg, wh, log=lambda m: None)
-    build_datasets(wh, root / "hub", cfg.run_id)
-    return wh, root / "hub", cfg.run_id
+    return build_hub(tmp_path_factory.mktemp("wh"), tasks=12)
 
 
 @pytest.fixture(scope="module")

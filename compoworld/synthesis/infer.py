@@ -840,7 +840,7 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str]) -> EntityPlan:
             continue
         fields[f.name] = f
     title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
-    # `result` is the placeholder of a lookup that names no noun: its tools' words say what it is about
+    # An entity called `result` stands for a lookup that names no noun: its tools' words say what it is about
     head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
     topic, tfields = topic_for(head + e.texts[1:4])
     if not e.owned or len(fields) <= 2:

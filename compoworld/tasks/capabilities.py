@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from compoworld.tasks.model import Task
+from compoworld.tasks.model import PlanStep, Task
 from compoworld.tasks.solution import applies, variables
 
 DATE_PREFIX = 4  # an ISO date or datetime starts with a four-digit year
@@ -103,10 +103,15 @@ def _referential(task: Task) -> bool:
 
 
 def _sequential(task: Task) -> bool:
-    """A step in one service needs a value read in another, itself found with a value from a third."""
+    return chained(task.plan)
+
+
+def chained(plan: list[PlanStep]) -> bool:
+    """A step in one service needs a value read in another, itself found with a value from a third
+    (two hand-offs in a row)."""
     origin: dict[str, str] = {}
     depth: dict[str, int] = {}
-    for step in task.plan:
+    for step in plan:
         used = variables(step.arguments)
         level = max((depth[v] + (origin[v] != step.service) for v in used if v in origin), default=0)
         if level >= 2:

@@ -19,6 +19,7 @@ from compoworld.services.world_check import person_pairs
 from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, sample_arguments, service_values
 from compoworld.services.service import Service
+from compoworld.tasks.capabilities import chained
 from compoworld.tasks.checks import evaluate, matching
 from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable, revision_keys, rule_topic
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
@@ -764,7 +765,7 @@ class Designer:
                 c.check.count = len(matching(final, c.check))
                 if "no duplicate" in c.description:
                     c.description = f"{c.check.service}: no duplicate {self.entity(c.check.service, c.check.collection)} (exactly {c.check.count} such)"
-        if self.chained():
+        if chained(self.d.plan):
             self.d.capabilities.add("sequential-dependency")
         self.report_dangling()
         self.reject_goals_holding_initially()
@@ -812,20 +813,6 @@ class Designer:
                           extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: key}, pattern=r"(?:above|after) (\d[\d.-]*\d|\d)")],
                           reasoning=f"The limit for this batch is in '{rule_topic(key)}' in {service}; of its two revisions the later one ({key.rsplit(', ', 1)[-1]}) is in force."))
         return v, service, mention
-
-    def chained(self) -> bool:
-        """Does the work chain across services: a step in one service needs a value read in another,
-        which itself was found with a value from a third (two hand-offs in a row)?"""
-        origin: dict[str, str] = {}
-        depth: dict[str, int] = {}
-        for step in self.d.plan:
-            used = variables(step.arguments)
-            level = max((depth[v] + (origin[v] != step.service) for v in used if v in origin), default=0)
-            if level >= 2:
-                return True
-            for ex in step.extract:
-                origin[ex.var], depth[ex.var] = step.service, level
-        return False
 
     def report_dangling(self) -> None:
         """Every value the agent had to discover must be used: the last link of each chain of reads
