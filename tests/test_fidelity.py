@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -520,3 +521,123 @@ def test_a_broad_archetype_needs_the_records_own_name() -> None:
                  tool("list_servers", "List the servers of the account.", {"limit": I}))
     topics = {e.entity: e.topic for e in infer_plan(srv, "phone").entities}
     assert topics.get("server") == "resource" and topics.get("size") != "resource", topics
+
+
+MATH = server(
+    "mathx",
+    tool("sin", "Calculate sine of an angle in radians", {"x": N}, ("x",)),
+    tool("log", "Calculate logarithm of a number with optional base", {"base": N, "x": N}, ("x",)),
+    tool("gcd", "Greatest common divisor of two integers", {"a": I, "b": I}, ("a", "b")),
+    tool("is_prime", "Check if a number is prime", {"n": I}, ("n",)),
+    tool("quadratic_roots", "Solve a x^2 + b x + c = 0", {"a": N, "b": N, "c": N}, ("a", "b", "c")),
+    tool("degrees_to_radians", "Convert degrees to radians", {"degrees": N}, ("degrees",)),
+    tool("encodeHtml", "Encode input data to HTML-encoded format", {"input": S}, ("input",)),
+    tool("tail_log", "Show the last lines of the server log", {"lines": I}, ("lines",)),
+)
+
+
+def test_functions_of_numbers_compute_what_their_names_say() -> None:
+    import math
+
+    plan = infer_plan(MATH, "mathx")
+    ops = {t.name: t.compute for t in plan.tools}
+    assert ops["tail_log"] is None  # a log of a server, not a logarithm
+    env = Environment([build_service(plan)], seed=1)
+
+    def call(tool_: str, **args: Any) -> Any:
+        obs = env.step({"name": f"mathx__{tool_}", "arguments": args})
+        return obs.data if obs.ok else obs.error_kind
+
+    assert call("sin", x=0.3)["result"] == pytest.approx(math.sin(0.3))
+    assert call("log", x=81, base=3)["result"] == pytest.approx(4)
+    assert isinstance(call("log", x=-1), str)  # refused with an error kind, not a number
+    assert call("gcd", a=84, b=36)["result"] == 12
+    assert (call("is_prime", n=7919)["result"], call("is_prime", n=7917)["result"]) == (True, False)
+    assert sorted(call("quadratic_roots", a=2, b=-2, c=-12)["roots"]) == [-2, 3]
+    assert call("degrees_to_radians", degrees=90)["result"] == pytest.approx(math.pi / 2)
+    assert call("encodeHtml", input="<b>&</b>")["output"] == "&lt;b&gt;&amp;&lt;/b&gt;"
+    r = results(MATH)
+    for name in ("sin", "log", "gcd", "is_prime", "quadratic_roots", "degrees_to_radians"):
+        assert r[(name, "computation")] == ["pass"], name
+
+
+def test_math_check_catches_a_conversion_the_wrong_way_round() -> None:
+    plan = broken(MATH, "degrees_to_radians", op="compute", compute="math_degrees")
+    assert results(MATH, plan)[("degrees_to_radians", "computation")] == ["fail"]
+
+
+EPOCH = server(
+    "cal",
+    tool("getDateByTimestamp", "Convert the provided timestamp to date format", {"ts": N}, ("ts",)),
+    tool("batchGetDateByTimestamp", "Batch convert timestamps to dates", {"tsList": {"type": "array", "items": N}}, ("tsList",)),
+    tool("get_timestamp", "Get the timestamp for the time.", {"time": S}, ("time",)),
+)
+
+
+def test_unix_timestamps_convert_both_ways() -> None:
+    plan = infer_plan(EPOCH, "cal")
+    assert {t.name: t.compute for t in plan.tools} == {"getDateByTimestamp": "epoch_to_date",
+                                                       "batchGetDateByTimestamp": "epoch_to_date", "get_timestamp": "epoch_to_timestamp"}
+    env = Environment([build_service(plan)], seed=1)
+    assert env.step({"name": "cal__getDateByTimestamp", "arguments": {"ts": 86400 * 365}}).data["date"] == "1971-01-01"
+    assert [i["date"] for i in env.step({"name": "cal__batchGetDateByTimestamp", "arguments": {"tsList": [0, 1e12]}}).data["items"]] == \
+        ["1970-01-01", "2001-09-09"]  # 10^12 is milliseconds
+    assert env.step({"name": "cal__get_timestamp", "arguments": {"time": "2000-01-01"}}).data["timestamp"] == 946684800
+    assert not env.step({"name": "cal__get_timestamp", "arguments": {"time": "soon"}}).ok
+    assert all(results(EPOCH)[(t, "computation")] == ["pass"] for t in ("getDateByTimestamp", "batchGetDateByTimestamp", "get_timestamp"))
+    wrong = broken(EPOCH, "get_timestamp", op="compute", compute="epoch_to_date")
+    assert results(EPOCH, wrong)[("get_timestamp", "computation")] == ["fail"]
+
+
+# -- arguments that belong together, values that say what they are ------------------------------
+
+PLANE = server(
+    "plane",
+    tool("list_projects", "List projects", {}),
+    tool("list_issues", "List issues of a project", {"project_id": S}, ("project_id",)),
+    tool("get_issue", "Get an issue", {"issue_id": S}, ("issue_id",)),
+    tool("get_worklog", "Get a worklog", {"worklog_id": S}, ("worklog_id",)),
+    tool("create_worklog", "Log work on an issue", {"project_id": S, "issue_id": S, "hours": N, "scorm": S}, ("project_id", "issue_id", "hours")),
+    tool("update_worklog", "Update an existing worklog", {"project_id": S, "issue_id": S, "worklog_id": S, "hours": N},
+         ("project_id", "issue_id", "worklog_id")),
+)
+
+
+def test_state_drawn_arguments_come_from_one_record() -> None:
+    import random
+
+    from compoworld.services.sampling import schema_arguments
+
+    env = Environment([build_service(infer_plan(PLANE, "plane"))], seed=3)
+    spec = env.services["plane"].specs()["update_worklog"]
+    worklogs = {r["id"]: r for r in env.services["plane"].db["worklogs"]}
+    assert worklogs
+    for k in range(10):
+        args = schema_arguments(spec, env, "plane", random.Random(k))
+        rec = worklogs[args["worklog_id"]]
+        assert (args["project_id"], args["issue_id"]) == (rec["project_id"], rec["issue_id"])
+        assert env.step({"name": "plane__update_worklog", "arguments": {**args, "hours": 2}}).ok
+
+
+def test_plain_text_fields_say_what_they_hold_and_references_match_exactly() -> None:
+    from compoworld.synthesis.runtime import matches
+
+    env = Environment([build_service(infer_plan(PLANE, "plane"))], seed=3)
+    labels = [r.get("scorm") for r in env.services["plane"].db["worklogs"] if isinstance(r.get("scorm"), str)]
+    assert labels and all(re.fullmatch(r"scorm-\d\d", v) for v in labels)  # not a random "mspsyt"
+    assert matches("database-12", "database-1") and not matches("database-12", "database-1", exact=True)
+    assert matches(["course-02", "course-03"], "COURSE-03", exact=True)
+
+
+def test_a_reversing_service_keeps_symbols_at_addresses_and_a_database_does_not() -> None:
+    # "a generic record (a name, a description, a value)" was what list_globals of a disassembler
+    # answered; a function of a binary is a symbol at an address in a segment.
+    tools = (tool("list_functions", "List all functions in the program", {"offset": I}), tool("list_segments", "List segments", {}))
+    ghidra = server("ghidra", *tools).model_copy(update={"description": "Reverse engineer binaries with Ghidra: decompile functions."})
+    env = Environment([build_service(infer_plan(ghidra, "ghidra"))], seed=2)
+    rows = env.step({"name": "ghidra__list_functions", "arguments": {}}).data["items"]
+    assert rows and all(re.fullmatch(r"0x[0-9A-F]{8}", r["address"]) and r["segment"].startswith(".") for r in rows)
+    assert results(ghidra)[("list_functions", "domain")] == ["pass"]
+    database = server("pg", *tools).model_copy(update={"description": "Query a PostgreSQL database: tables, functions, triggers."})
+    env = Environment([build_service(infer_plan(database, "pg"))], seed=2)
+    assert all("segment" not in r for r in env.step({"name": "pg__list_functions", "arguments": {}}).data["items"])

@@ -226,7 +226,7 @@ def test_perturbed_makes_seeded_discovery_mistakes_and_recovers(tasks: list[Task
         slips = t.meta["discovery_mistakes"]
         assert {k: v for k, v in t.meta.items() if k != "discovery_mistakes"} == d.meta  # the same plan mistakes
         # Each slip is one failed call the agent then recovers from: the credit is the direct rollout's.
-        assert t.failed_calls == d.failed_calls + len(slips)
+        assert t.failed_calls == d.failed_calls + len(slips), (t.task_id, slips, t.call_errors, _calls(t))
         assert t.partial_credit == d.partial_credit and t.success == d.success
         calls = _calls(t)
         errors = [(calls[i], kind) for i, kind in enumerate(t.call_errors) if kind is not None]

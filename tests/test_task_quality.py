@@ -6,6 +6,8 @@ the tests pin down what each measure means so that improvements move the numbers
 
 from __future__ import annotations
 
+import re
+
 import networkx as nx
 import pytest
 
@@ -342,3 +344,39 @@ def test_some_lookups_leave_the_service_for_the_agent_to_find() -> None:
     assert 8 <= sum("recruiting" not in r for r in alone) <= 32
     assert all("recruiting" in r for r in shared)
     assert all("'Ada Park'" in r and "Wei" in r for r in alone + shared)
+
+
+def test_leads_that_want_a_verb_come_only_before_one(batch) -> None:
+    # "Please also please add ..." and "Make sure to I'd ..." were seams: a lead like "Please also"
+    # or "Make sure to" takes a bare verb, so a sentence that starts "please" or "I'd" gets "Also,".
+    import re
+
+    tasks, _, _ = batch
+    seams = re.compile(r"(please also|need you to|make sure to) (please|i'd|i need)\b", re.IGNORECASE)
+    texts = [t.instruction for t in tasks]
+    assert not [s.group(0) for t in texts for s in [seams.search(t)] if s]
+    assert any(re.search(r"\b(Please also|Make sure to|I also need you to) \w+", t) for t in texts)
+
+
+def test_report_labels_say_which_record_each_value_comes_from(batch) -> None:
+    # Two "the candidate email of the interview with that organizer email" in one report named two
+    # different records the same way: "that <field>" in a report must mean the one value of that field read.
+    from compoworld.tasks.instruction import _h
+
+    tasks, _, _ = batch
+    spelled = 0
+    for t in tasks:
+        labels = [it.label for it in t.report]
+        assert len(labels) == len(set(labels)), labels
+        for label in labels:
+            for fld in re.findall(r"(?:with|is) that ([a-z ]+?)(?=,| and |$)", label):
+                read = {e.var for st in t.plan for e in st.extract if _h(e.field) == fld}
+                assert len(read) <= 1, (label, sorted(read))
+        spelled += sum(" whose " in lb and " is the " in lb for lb in labels)
+    assert spelled  # some labels had to say whose value they mean
+
+
+def test_a_value_named_like_its_parameter_is_not_said_twice(batch) -> None:
+    tasks, _, _ = batch
+    seam = re.compile(r"setting ([a-z ]+) to the \1\b|using that ([a-z ]+) as the \2\b|with the ([a-z ]+) as \3\b|that ([a-z ]+) \(\4\)")
+    assert not [m.group(0) for t in tasks for m in [seam.search(t.instruction)] if m]

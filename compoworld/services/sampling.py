@@ -16,6 +16,7 @@ neither is rewritten in terms of the other.
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 from functools import lru_cache
 from typing import Any
@@ -54,8 +55,8 @@ def values_by_semantics(env: Environment) -> dict[str, list[Any]]:
 
 
 def service_values(svc: Service) -> dict[str, list[Any]]:
-    """Values of one service's state by semantic type (`email`, `crm:email`); people's and companies'
-    values also by role (`email@employee`, `crm:email@customer_contact`, `company_name@vendor`), so a
+    """Values of one service's state by semantic type (`email`, `crm:email`) and by type and field name
+    (`title#subject`); people's and companies' values also by role (`email@employee`, `crm:email@customer_contact`, `company_name@vendor`), so a
     parameter gets a person or company of its role."""
     field_sems = field_semantics(type(svc))
     pool: dict[str, list[Any]] = {}
@@ -66,6 +67,7 @@ def service_values(svc: Service) -> dict[str, list[Any]]:
                 sem = field_sems.get(key)
                 if sem and isinstance(value, (str, int, float)) and not isinstance(value, bool):
                     pool.setdefault(sem, []).append(value)
+                    pool.setdefault(f"{sem}#{key}", []).append(value)  # by field too: a subject is another record's subject, not a job title
                     pool.setdefault(f"{svc.name}:{sem}", []).append(value)
                     role = record_role(role_of(type(svc), coll, key, sem), row) if sem in ROLE_SEMS else ""
                     if role:
@@ -219,9 +221,57 @@ def _pools(env: Environment, service: str) -> tuple[dict[str, list[str]], dict[s
     return memo[1], memo[2]
 
 
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+
+
+def field_key(param: str) -> str:
+    """The record field a parameter names: `assetType` -> `asset_type`."""
+    return _CAMEL.sub(r"\1_\2", param).lower()
+
+
+def _anchor(env: Environment, service: str, params: list[str], sems: dict[str, str], rng: random.Random,
+            given: dict[str, Any] | None) -> dict[str, Any] | None:
+    """One record whose fields the parameters name (a worklog with its issue and project), so the
+    arguments drawn from it belong together; a record holding a given value is preferred."""
+    svc = env.services[service]
+    best: tuple[int, str] | None = None
+    for coll, c in svc.tables.items():
+        rows = svc.db[coll].rows
+        if not rows:
+            continue
+        fields = set(next(iter(rows.values())))
+        score = sum(field_key(p) in fields or field_key(p)[:-1] in fields for p in params) + \
+            2 * sum(_names_own_id(p, sems.get(p), service, c.entity) for p in params)
+        if score >= min(2, len(params)) and (best is None or score > best[0]):
+            best = (score, coll)
+    if best is None:
+        return None
+    rows = list(svc.db[best[1]].rows.values())[:20]
+    wanted = [(field_key(p), v) for p, v in (given or {}).items()]
+    holding = [r for r in rows if any(r.get(f) == v for f, v in wanted)]
+    return {**(holding or rows)[rng.randrange(len(holding or rows))], "__entity__": svc.tables[best[1]].entity}
+
+
+def _names_own_id(p: str, sem: str | None, service: str, entity: str) -> bool:
+    """`worklog_id` (or `id`) of a worklog: the parameter is the record's own id, not one it refers to."""
+    return sem == f"{service}.{entity}_id" and field_key(p) in ("id", f"{entity}_id")
+
+
+def _from_anchor(anchor: dict[str, Any], service: str, p: str, sem: str | None, sub: dict[str, Any]) -> Any:
+    if _names_own_id(p, sem, service, anchor["__entity__"]):
+        return anchor["id"]
+    key = field_key(p)
+    if key in anchor and key != "__entity__":
+        return anchor[key]
+    if key.endswith("s") and key[:-1] in anchor and main_type(sub) == "array":  # `paths` from a file's `path`
+        return [anchor[key[:-1]]]
+    return None
+
+
 def schema_arguments(spec: ToolSpec, env: Environment, service: str, rng: random.Random, *, all_optional: bool = False,
                      given: dict[str, Any] | None = None, fresh: bool = False) -> dict[str, Any] | None:
-    """Arguments that satisfy the tool's input schema, preferring ids and values present in the state.
+    """Arguments that satisfy the tool's input schema, preferring ids and values present in the state,
+    taken from one record where the parameters name its fields (so they belong together).
 
     Required parameters (every parameter with `all_optional`), plus the `given` ones, coerced to fit;
     `fresh` draws new values rather than copying other records' fields (ids excepted). None when no
@@ -234,6 +284,7 @@ def schema_arguments(spec: ToolSpec, env: Environment, service: str, rng: random
     for attempt in range(4):
         args: dict[str, Any] = {}
         names = list(props) if all_optional else list(required) + [p for p in props if p not in required and given and p in given]
+        anchor = _anchor(env, service, names, sems, rng, given) if attempt < 2 and not fresh else None
         for p in names:
             sub = props.get(p) or {}
             if given and p in given:
@@ -245,9 +296,14 @@ def schema_arguments(spec: ToolSpec, env: Environment, service: str, rng: random
                     continue  # a value we meant to pass does not fit: leave the optional parameter out
             cands: list[Any] = []
             sem = sems.get(p)
+            held = _from_anchor(anchor, service, p, sem, props.get(p) or {}) if anchor is not None else None
+            if held is not None:
+                cands.append(held)
+            if sem == "query" and attempt < 2 and not fresh and pool.get("name"):  # a search for something that is there
+                cands.append(pool["name"][rng.randrange(len(pool["name"]))])
             if sem and sem in ids and ids[sem]:
                 cands.append(ids[sem][rng.randrange(len(ids[sem]))])
-            key = p.lower()
+            key = field_key(p)
             if key in pool and attempt < 2 and not (fresh and not (sem and sem.endswith("_id"))):
                 cands.append(pool[key][rng.randrange(len(pool[key]))])
             if sem and sem.endswith("_id") and sem in ids and ids[sem] and main_type(sub) == "array":

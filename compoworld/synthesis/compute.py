@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import base64
 import hashlib
+import html
 import json
 import math
 import operator
@@ -303,6 +304,30 @@ def _parse_dt(v: Any, c: Call) -> datetime:
         raise ToolError(f"cannot read {v!r} as a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)") from None
 
 
+def _epoch(direction: str) -> Callable[[Call], dict[str, Any]]:
+    """Unix timestamps and UTC dates, either way; a list of timestamps converts each (milliseconds are
+    recognized by their size)."""
+    def one(v: Any, c: Call) -> dict[str, Any]:
+        if direction == "to_date" and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise ToolError(f"{v!r} is not a Unix timestamp")
+        if v is None or v == "":
+            raise ToolError("give a date or time to convert")
+        d = _parse_dt(v, c)  # a time of day alone is on the service's today
+        ts = int((d - datetime(1970, 1, 1)).total_seconds())
+        return {"timestamp": ts, "datetime": d.strftime(TIMESTAMP_FORMAT), "date": d.date().isoformat()}
+
+    def run(c: Call) -> dict[str, Any]:
+        values = [c.args[p] for p in c.order if p in c.args and c.args[p] is not None]
+        if not values:
+            raise ToolError("give a timestamp or a date to convert")
+        first = values[0]
+        if isinstance(first, list):
+            return {"items": [one(v, c) for v in first[:1000]]}
+        return one(first, c)
+
+    return run
+
+
 def _convert_tz(c: Call) -> dict[str, Any]:
     src_arg = c.named("source_timezone", "from_timezone", "from_tz", "source_tz", "from", "source", "timezone")
     dst_arg = c.named("target_timezone", "to_timezone", "to_tz", "target_tz", "to", "target", "destination_timezone")
@@ -399,11 +424,67 @@ def _codec(kind: str, direction: str) -> Callable[[Call], dict[str, Any]]:
                 out = urllib.parse.quote(text, safe="") if direction == "encode" else urllib.parse.unquote(text)
             elif kind == "hex":
                 out = text.encode().hex() if direction == "encode" else bytes.fromhex(text).decode("utf-8")
+            elif kind == "html":
+                out = html.escape(text) if direction == "encode" else html.unescape(text)
             else:
                 out = text
         except (ValueError, UnicodeDecodeError) as exc:
             raise ToolError(f"cannot {direction} as {kind}: {exc}") from None
         return {"input": text, "output": out, "encoding": kind, "direction": direction}
+
+    return run
+
+
+def _math(fn: str) -> Callable[[Call], dict[str, Any]]:
+    """One-argument functions (`sin(x)` in radians, `log(x, base)`, degree/radian conversion), whole
+    number facts (`gcd`, `lcm`, `is_prime`) and the roots of a quadratic."""
+    def run(c: Call) -> dict[str, Any]:
+        xs = c.numbers()
+        if not xs:
+            raise ToolError(f"{fn} needs a number")
+        x = xs[0]
+        try:
+            if fn in ("sin", "cos", "tan"):
+                r: Any = getattr(math, fn)(x)
+            elif fn == "log":
+                base = c.named("base", "log_base")
+                base = base if isinstance(base, (int, float)) and not isinstance(base, bool) else math.e
+                rest = [c.args[p] for p in c.order if p.lower() not in ("base", "log_base") and isinstance(c.args.get(p), (int, float))]
+                x = rest[0] if rest else x
+                if x <= 0 or base <= 0 or base == 1:
+                    raise ToolError("a logarithm needs a positive number and a positive base other than 1")
+                r = math.log(x, base)
+            elif fn == "radians":
+                r = math.radians(x)
+            elif fn == "degrees":
+                r = math.degrees(x)
+            elif fn in ("gcd", "lcm"):
+                if len(xs) < 2 or any(v != int(v) for v in xs):
+                    raise ToolError(f"{fn} needs two whole numbers")
+                r = getattr(math, fn)(*(int(v) for v in xs))
+            elif fn == "is_prime":
+                if x != int(x):
+                    raise ToolError("primality is for whole numbers")
+                n = int(x)
+                r = n >= 2 and all(n % d for d in range(2, math.isqrt(n) + 1)) if n < 10**12 else None
+                if r is None:
+                    raise ToolError("the number is too large to test here (at most 10^12)")
+            else:  # quadratic: a x^2 + b x + c = 0
+                a, b, k = (xs + [0.0, 0.0])[:3]
+                if a == 0:
+                    raise ToolError("not a quadratic equation: a is 0")
+                disc = b * b - 4 * a * k
+                if disc >= 0:
+                    roots: list[Any] = sorted({_num((-b - math.sqrt(disc)) / (2 * a)), _num((-b + math.sqrt(disc)) / (2 * a))})
+                else:
+                    re_, im = _num(-b / (2 * a)), _num(math.sqrt(-disc) / (2 * abs(a)))
+                    roots = [f"{re_}-{im}i", f"{re_}+{im}i"]
+                return {"function": fn, "input": xs[:3], "discriminant": _num(disc), "roots": roots}
+        except (ValueError, OverflowError) as exc:
+            raise ToolError(f"cannot compute {fn}({x}): {exc}") from None
+        if isinstance(r, float) and not math.isfinite(r):
+            raise ToolError("the result is not a finite number")
+        return {"function": fn, "input": xs[:2] if fn in ("gcd", "lcm") else [x], "result": _num(r) if isinstance(r, float) else r}
 
     return run
 
@@ -652,23 +733,24 @@ def _sort(kind: str) -> Callable[[Call], dict[str, Any]]:
 
 def _base_convert(c: Call) -> dict[str, Any]:
     raw = c.named("number", "value", "input", "num")
+    raw = c.text(("text", "number", "value", "input")) if raw is None else raw
     fb = c.named("from_base", "base_from", "input_base", "source_base")
     tb = c.named("to_base", "base_to", "output_base", "target_base")
-    fb = int(fb) if isinstance(fb, (int, float)) else 10
     tb = int(tb) if isinstance(tb, (int, float)) else 2
-    if not (2 <= fb <= 36 and 2 <= tb <= 36):
+    if not ((fb is None or isinstance(fb, (int, float)) and 2 <= fb <= 36) and 2 <= tb <= 36):
         raise ToolError("bases must be 2-36")
-    try:
-        n = int(str(raw), fb)
+    try:  # without a base, a 0x / 0o / 0b prefix says it ("0x1f"), else decimal
+        n = int(str(raw).strip(), int(fb)) if isinstance(fb, (int, float)) else int(str(raw).strip(), 0 if str(raw).strip().lower()[:2] in ("0x", "0o", "0b") else 10)
     except ValueError:
-        raise ToolError(f"{raw!r} is not a base-{fb} number") from None
+        raise ToolError(f"{raw!r} is not a base-{fb or 10} number") from None
+    fb = int(fb) if isinstance(fb, (int, float)) else {"0x": 16, "0o": 8, "0b": 2}.get(str(raw).strip().lower()[:2], 10)
     digits, x, neg = "", abs(n), n < 0
     while True:
         digits = "0123456789abcdefghijklmnopqrstuvwxyz"[x % tb] + digits
         x //= tb
         if not x:
             break
-    return {"input": str(raw), "from_base": fb, "to_base": tb, "result": ("-" if neg else "") + digits, "decimal": n}
+    return {"input": str(raw), "from_base": fb, "to_base": tb, "result": ("-" if neg else "") + digits, "decimal": n, "hex": hex(n), "binary": bin(n)}
 
 
 def _color(c: Call) -> dict[str, Any]:
@@ -704,7 +786,7 @@ COMPUTATIONS: dict[str, Computation] = {
     "coin": Computation("coin", _obj(result=STR), _coin),
     "hash": Computation("hash", _obj(algorithm=STR, hash=STR), _hash),
     **{f"{k}_{d}": Computation(f"{k}_{d}", _obj(input=STR, output=STR, encoding=STR, direction=STR), _codec(k, d))
-       for k in ("base64", "url", "hex") for d in ("encode", "decode")},
+       for k in ("base64", "url", "hex", "html") for d in ("encode", "decode")},
     **{f"case_{k}": Computation(f"case_{k}", _obj(input=STR, result=STR), _text_case(k))
        for k in ("upper", "lower", "title", "capitalize", "reverse", "trim", "slug")},
     "count_text": Computation("count_text", _obj(characters=INT, characters_no_spaces=INT, words=INT, lines=INT, sentences=INT), _count),
@@ -721,10 +803,32 @@ COMPUTATIONS: dict[str, Computation] = {
     "loan": Computation("loan", _obj(monthly_payment=R, total_paid=R, total_interest=R, months=INT), _loan),
     "compound_interest": Computation("compound_interest", _obj(future_value=R, interest=R), _compound),
     **{f"list_{k}": Computation(f"list_{k}", _obj(items={"type": "array"}, count=INT), _sort(k)) for k in ("sort", "shuffle", "unique")},
-    "base_convert": Computation("base_convert", _obj(input=STR, from_base=INT, to_base=INT, result=STR, decimal=INT), _base_convert),
+    "base_convert": Computation("base_convert", _obj(input=STR, from_base=INT, to_base=INT, result=STR, decimal=INT, hex=STR, binary=STR), _base_convert),
     "color": Computation("color", _obj(hex=STR, rgb={"type": "array", "items": INT}), _color),
     "lorem": Computation("lorem", _obj(text=STR, words=INT), _lorem),
+    **{f"epoch_{d}": Computation(f"epoch_{d}", {"type": "object", "properties": {
+        "timestamp": INT, "datetime": STR, "date": STR,
+        "items": {"type": "array", "items": _obj(timestamp=INT, datetime=STR, date=STR)}}}, _epoch(d)) for d in ("to_date", "to_timestamp")},
+    **{f"math_{k}": Computation(f"math_{k}", _obj(function=STR, input={"type": "array", "items": R}, result=R), _math(k))
+       for k in ("sin", "cos", "tan", "log", "radians", "degrees", "gcd", "lcm")},
+    "math_is_prime": Computation("math_is_prime", _obj(function=STR, input={"type": "array", "items": R}, result=BOOL), _math("is_prime")),
+    "math_quadratic": Computation("math_quadratic", _obj(function=STR, input={"type": "array", "items": R}, discriminant=R,
+                                                         roots={"type": "array", "items": {"type": ["number", "integer", "string"]}}),
+                                  _math("quadratic")),
 }
+
+
+EPOCH_WORDS = {"timestamp", "epoch", "unix"}
+
+
+def epoch_conversion(name_words: set[str], params: set[str]) -> bool:
+    """A tool that turns a Unix timestamp into a date or back, by its name (`getDateByTimestamp`,
+    `get_timestamp`) or by its one parameter (`readableTime(timestamp)`); not one that merely takes a
+    blockchain's `epoch`."""
+    if name_words & EPOCH_WORDS:
+        return bool(name_words & {"date", "datetime", "time", "convert", "format", "readable", "get", "to", "from"})
+    return bool(params & {"timestamp", "ts", "unix_timestamp", "unix_time", "epoch_seconds"}) and \
+        bool(name_words & {"readable", "date", "datetime", "format", "convert", "human"})
 
 
 def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None], required: set[str],
@@ -752,8 +856,8 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
         return "random_number"
     if t & {"hash", "md5", "sha1", "sha256", "sha512", "checksum", "digest"} and strings:
         return "hash"
-    for k in ("base64", "hex"):
-        if k in t and strings:
+    for k in ("base64", "hex", "html"):
+        if k in t and strings and (k != "html" or t & {"encode", "decode", "escape", "unescape", "encoding", "decoding"}):
             return f"{k}_{'decode' if t & {'decode', 'decoding', 'decoder'} else 'encode'}"
     if "url" in t and t & {"encode", "decode", "escape", "unescape"} and strings:
         return f"url_{'decode' if t & {'decode', 'unescape'} else 'encode'}"
@@ -765,6 +869,18 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
                 return f"validate_{k}"
     if "json" in t and t & {"format", "prettify", "pretty", "beautify", "validate", "parse", "minify", "lint"}:
         return "json"
+    if numeric and not strings:  # functions of numbers: sin(x), log(x, base), gcd(a, b), is_prime(n)
+        for fn, names in (("sin", {"sin", "sine"}), ("cos", {"cos", "cosine"}), ("tan", {"tan", "tangent"}),
+                          ("log", {"log", "logarithm", "ln"}), ("gcd", {"gcd"}), ("lcm", {"lcm"})):
+            if t & names and (fn not in ("gcd", "lcm") or len(numeric) >= 2) and \
+                    (fn != "log" or pn <= {"x", "n", "number", "num", "value", "base"}):  # not `tail_log(lines)`
+                return f"math_{fn}"
+        if t & {"radians", "degrees"} and len(numeric) == 1:  # the parameter says what the number is in
+            return "math_radians" if pn & {"degrees", "deg", "degree"} else "math_degrees" if pn & {"radians", "rad", "radian"} else None
+        if "prime" in t and len(numeric) == 1:
+            return "math_is_prime"
+        if "quadratic" in t and len(numeric) >= 3:
+            return "math_quadratic"
     number_lists = [p for p in arrays if p in numeric_arrays]
     if t & {"statistics", "stats", "descriptive", "stdev", "variance", "deviation"} and number_lists:
         return "statistics"
@@ -782,6 +898,12 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
         return "base_convert"
     if t & {"color", "colour"} and t & {"convert", "hex", "rgb"}:
         return "color"
+    if len(params) == 1 and epoch_conversion(t, pn):  # one value, from or to a Unix timestamp
+        only = next(iter(params.values()))
+        if (only in ("number", "integer") or (only == "array" and numeric_arrays)) and t & {"date", "datetime", "convert", "format", "time"}:
+            return "epoch_to_date"
+        if only == "string" and not t & {"list", "search", "create", "set"}:
+            return "epoch_to_timestamp"
     if t & {"convert", "conversion"} and t & {"time", "timezone", "timezones", "tz"}:
         return "convert_timezone"
     if t & {"distance", "haversine"} and len(numeric) >= 4:

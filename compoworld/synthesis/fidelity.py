@@ -15,7 +15,9 @@ tool through `Environment.step`, as an agent would. One check per failure family
 - sees_writes: the service's read tools over an entity see what its writes created, and a record
   written twice under the same key is one record that reads back the second version;
 - computation: time zones (`zoneinfo`, daylight saving, every valid zone), `statistics`, unit
-  tables (the schema's own enum values included) and the declared range of random tools;
+  tables (the schema's own enum values included), the declared range of random tools, and functions
+  of numbers (trigonometry, logarithms, gcd/lcm, primality, quadratic roots, degrees/radians) against `math`,
+  and Unix timestamps against `datetime`;
 - output_fields: an output carries the fields the spec's output schema requires;
 - domain: a read that is no search does not answer with generic search hits (a `find` or a query by
   a filter is no search);
@@ -30,6 +32,7 @@ failed any other check is recompiled as one).
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import statistics
@@ -39,6 +42,7 @@ from zoneinfo import ZoneInfo
 
 from compoworld.services.environment import SEP, Environment, Observation
 from compoworld.services.json_schema import fits, main_type, sample
+from compoworld.synthesis.compute import epoch_conversion
 from compoworld.services.sampling import schema_arguments
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
@@ -593,6 +597,13 @@ def _check_computation(env: Environment, svc: str, name: str, spec: ToolSpec, to
     if fu and tu and val and ws & {"convert", "conversion", "unit", "units"} and not ws & {"currency", "time", "timezone"}:
         _check_units(env, svc, name, props, fu, tu, val, rec)
         return
+    if len(props) == 1 and epoch_conversion(set(words(tool.name)), {snake(p) for p in props}):
+        _check_epoch(env, svc, name, props, rec)
+        return
+    numeric = [p for p, sub in props.items() if main_type(sub) in ("number", "integer")]
+    if numeric and len(numeric) == len(props) and ws & MATH_WORDS:
+        _check_math(env, svc, name, props, numeric, ws, rec)
+        return
     lo, hi = _pick(props, ("min", "minimum", "low", "lower", "min_value", "from", "start")), _pick(props, ("max", "maximum", "high", "upper", "max_value", "to", "end"))
     if "random" in ws and lo and hi and main_type(props[lo]) in ("number", "integer"):
         integer = main_type(props[lo]) == "integer"
@@ -610,6 +621,63 @@ def _check_computation(env: Environment, svc: str, name: str, spec: ToolSpec, to
             if not obs.ok:
                 bad.append(obs.error)
         rec.add("computation", name, "fail" if bad else "pass", f"outside [{bounds[0]}, {bounds[1]}]: {bad[:3]}" if bad else "")
+
+
+def _check_epoch(env: Environment, svc: str, name: str, props: dict[str, Any], rec: _Rec) -> None:
+    """Unix timestamps against `datetime`: 1700000000 is 2023-11-14 (UTC), 2024-01-01 is 1704067200."""
+    (param, sub), = props.items()
+    t = main_type(sub)
+    arg: Any = {"number": 1700000000, "integer": 1700000000, "array": [1700000000], "string": "2024-01-01T00:00:00Z"}.get(t or "")
+    if arg is None or not fits(sub, arg):
+        rec.add("computation", name, "skip", "the schema does not take a timestamp or an ISO date")
+        return
+    obs = _call(env, svc, name, {param: arg})
+    got = list(_scalars(obs.data)) if obs.ok else []
+    ok = 1704067200 in got if t == "string" else any(isinstance(g, str) and "2023-11-14" in g for g in got)
+    rec.add("computation", name, "pass" if ok else "fail", "" if ok else f"{arg!r}: expected {'1704067200' if t == 'string' else '2023-11-14'}"
+            + ("" if obs.ok else f" ({obs.error})"))
+
+
+MATH_WORDS = {"sin", "sine", "cos", "cosine", "tan", "tangent", "log", "logarithm", "gcd", "lcm", "prime", "quadratic", "radians", "degrees"}
+
+
+def _check_math(env: Environment, svc: str, name: str, props: dict[str, Any], numeric: list[str], ws: set[str], rec: _Rec) -> None:
+    """Functions of numbers against Python's `math`: the argument reaches the function the name says,
+    in the direction it says (degrees to radians, not back)."""
+    base = _pick(props, ("base", "log_base"))
+    numeric = [p for p in numeric if p != base] + ([base] if base else [])  # the number first, then the base
+    integer = any(main_type(props[p]) == "integer" for p in numeric)
+    cases: list[tuple[list[float], Any]]
+    if ws & {"sin", "sine", "cos", "cosine", "tan", "tangent"}:
+        fn = math.sin if ws & {"sin", "sine"} else math.cos if ws & {"cos", "cosine"} else math.tan
+        cases = [([0.5], fn(0.5)), ([1.25], fn(1.25))]
+    elif ws & {"log", "logarithm"}:
+        cases = [([8, 2], 3.0) if len(numeric) > 1 else ([math.e ** 2], 2.0)]
+    elif ws & {"gcd", "lcm"}:
+        cases = [([12, 18], 6 if "gcd" in ws else 36), ([7, 5], 1 if "gcd" in ws else 35)]
+    elif "prime" in ws:
+        cases = [([97], True), ([91], False)]
+    elif "quadratic" in ws:
+        cases = [([1, -5, 6], {2.0, 3.0})]
+    else:
+        to_radians = bool({snake(p) for p in numeric} & {"degrees", "deg", "degree"})
+        cases = [([180], math.pi if to_radians else math.degrees(180))]
+    problems = []
+    for xs, want in cases:
+        if len(numeric) < len(xs) or (integer and any(x != int(x) for x in xs)):
+            rec.add("computation", name, "skip", "the schema does not take these numbers")
+            return
+        obs = _call(env, svc, name, dict(zip(numeric, [int(x) if integer else x for x in xs])))
+        got = _scalars(obs.data) if obs.ok else []
+        if isinstance(want, bool):
+            ok = want in [g for g in got if isinstance(g, bool)]
+        elif isinstance(want, set):
+            ok = want <= {float(g) for g in got if isinstance(g, (int, float)) and not isinstance(g, bool)}
+        else:
+            ok = any(abs(g - want) <= 1e-6 * max(1.0, abs(want)) for g in _numbers(obs.data)) if obs.ok else False
+        if not ok:
+            problems.append(f"{xs}: expected {want}" + ("" if obs.ok else f" ({obs.error})"))
+    rec.add("computation", name, "fail" if problems else "pass", "; ".join(problems[:3]))
 
 
 def _check_tz(env: Environment, svc: str, name: str, props: dict[str, Any], src: str, dst: str, tp: str, rec: _Rec) -> None:

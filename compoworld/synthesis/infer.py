@@ -22,7 +22,7 @@ from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, si
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import topic_for
+from compoworld.synthesis.world import SYMBOL_NOUNS, SYMBOL_TOPIC, reversing, topic_for
 
 ACTION_LOG, SIMULATIONS = "action_log", "simulations"
 
@@ -433,14 +433,16 @@ def _classify(t: TInfo) -> None:
     has_content = any(p.snake in CONTENT_PARAMS or set(p.words) & {"text", "content", "prompt", "image", "html", "markdown", "code"} for p in t.params)
     vclass = t.vclass
     number_lists = frozenset(p.name for p in t.params if p.type == "array" and main_type(p.schema.get("items") or {}) in ("number", "integer"))
-    comp = compute.recognize(toks | set(words(t.tool.description.split(".")[0])) & {"statistics", "stdev", "variance"},
+    # a few words of the description's first sentence name the computation when the tool's name does not
+    # ("convert_number: Convert a number (decimal, hexadecimal) ...")
+    comp = compute.recognize(toks | set(words(t.tool.description.split(".")[0])) & {"statistics", "stdev", "variance", "decimal", "hexadecimal", "octal"},
                              t.verb, params, req, number_lists)
     if comp is not None and vclass not in ("create", "update", "delete", "transition"):
         t.op, t.compute = "compute", comp
         return
     if comp is not None and (comp in ("uuid", "password", "lorem", "random_number") or
-                             (comp.startswith("arith_") and all(p.type in ("number", "integer", "array") for p in t.params))):
-        t.op, t.compute = "compute", comp  # `add(a, b)` adds numbers; it does not create anything
+                             (comp.startswith(("arith_", "math_")) and all(p.type in ("number", "integer", "array") for p in t.params))):
+        t.op, t.compute = "compute", comp  # `add(a, b)` adds numbers and `log(x)` takes a logarithm; neither writes anything
         return
     if vclass == "generate" or (vclass in ("get", "") and t.head in GEN_NOUNS and any(p.snake in ("prompt", "question", "instructions", "instruction") for p in t.params)):
         t.op = "lookup" if toks & COMPUTABLE_NOUNS or t.head in COMPUTABLE_NOUNS else "world_model"
@@ -602,7 +604,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     for name, e in ents.items():
         if not any(t.entity == name and t.op != "action" for t in infos):
             continue
-        ep = _entity_plan(e, service_name, [x.prefix for x in plans_e.values()] + ["act", "sim"])
+        ep = _entity_plan(e, service_name, [x.prefix for x in plans_e.values()] + ["act", "sim"],
+                          reversing(server_words | set(words(server.description or ""))))
         if ep.collection in reserved:
             ep.collection = f"{ep.collection}_items"
         plans_e[name] = ep
@@ -833,7 +836,7 @@ def _date_field(name: str) -> str:
     return "updated_at" if "updated" in name else "created_at"
 
 
-def _entity_plan(e: _Ent, service: str, prefixes: list[str]) -> EntityPlan:
+def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False) -> EntityPlan:
     fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
     for f in e.fields.values():
         if f.name == "id":
@@ -843,6 +846,8 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str]) -> EntityPlan:
     # An entity called `result` stands for a lookup that names no noun: its tools' words say what it is about
     head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
     topic, tfields = topic_for(head + e.texts[1:4])
+    if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
+        topic, tfields = "symbol", SYMBOL_TOPIC
     if not e.owned or len(fields) <= 2:
         for fname, sem, shape in tfields:
             if fname not in fields and len(fields) < 14:
@@ -1023,6 +1028,7 @@ def _annotated_input(t: TInfo, e: EntityPlan | None, service: str, ents: dict[st
         sub = props.get(p.name)
         if not isinstance(sub, dict):
             continue
+        sub = props[p.name] = dict(sub)  # its own copy: specs may share one schema object between parameters
         sem = p.sem
         if p.name in key_ids and key_ids[p.name] == "id" and e is not None:
             sem = f"{service}.{e.entity}_id"
@@ -1037,7 +1043,8 @@ def _annotated_input(t: TInfo, e: EntityPlan | None, service: str, ents: dict[st
         if sem and p.type == "array":
             items = sub.get("items")
             if isinstance(items, dict) and main_type(items) in ("string", None):
-                items.setdefault("x-semantic-type", sem)
+                sub["items"] = {**items}
+                sub["items"].setdefault("x-semantic-type", sem)
             continue
         if sem:
             sub.setdefault("x-semantic-type", sem)

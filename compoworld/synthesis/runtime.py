@@ -58,20 +58,28 @@ class CompiledService(Service):
             seen_keys: dict[str, set[Any]] = {}
             for i in range(n):
                 rid = f"{e.prefix}_{i + 1:04d}"
-                row: Record = {"id": rid}
-                for f in e.fields:
-                    if f.role == "id":
-                        continue
-                    row[f.name] = self._seed_value(e, f, gen.rng, ctx, i, out)
+                for attempt in range(5):  # a key taken: draw the whole record again (two Emma Patels are two people)
+                    row = self._seed_row(e, gen.rng, ctx, i, i + attempt * n, out)
+                    if not any(row[f.name] is not None and canonical_bytes(row[f.name]) in seen_keys.get(f.name, ()) for f in e.fields if f.role == "key"):
+                        break
+                row["id"] = rid
+                for f in e.fields:  # still taken after the redraws: numbered, as a last resort
                     if f.role == "key" and row[f.name] is not None:
                         keys = seen_keys.setdefault(f.name, set())
-                        k = canonical_bytes(row[f.name])
-                        if k in keys and isinstance(row[f.name], str) and _may_hold(f.shape, f"{row[f.name]}-{i + 1}"):
+                        if canonical_bytes(row[f.name]) in keys and isinstance(row[f.name], str) and _may_hold(f.shape, f"{row[f.name]}-{i + 1}"):
                             row[f.name] = f"{row[f.name]}-{i + 1}"
                         keys.add(canonical_bytes(row[f.name]))
                 rows.append(row)
             out[e.collection] = rows
         return out
+
+    def _seed_row(self, e: EntityPlan, rng: Any, ctx: ValueContext, i: int, slot: int, done: dict[str, list[Record]]) -> Record:
+        """Record `i`'s fields; `slot` says whose person and shared values it takes (`i` unless redrawn)."""
+        row: Record = {"id": ""}
+        for f in e.fields:
+            if f.role != "id":
+                row[f.name] = i + 1 if f.role == "seq" else self._seed_value(e, f, rng, ctx, slot, done)
+        return row
 
     def _seed_value(self, e: EntityPlan, f: FieldPlan, rng: Any, ctx: ValueContext, i: int, done: dict[str, list[Record]]) -> Any:
         if f.role == "seq":
@@ -96,7 +104,7 @@ class CompiledService(Service):
         if enum:  # a field a filter enumerates holds the filter's values (a `tags` enum, a status list)
             pick = enum[rng.randrange(len(enum))]
             return [pick] if "array" in json_types(f.shape) else pick
-        v = value_for(f.name, f.sem, f.shape, rng, ctx, i)
+        v = value_for(f.name, f.sem, f.shape, rng, ctx, i, unique=f.role == "key")
         return v if _may_hold(f.shape, v) else None
 
     # -- dispatch -------------------------------------------------------------------------------
@@ -271,7 +279,9 @@ class CompiledService(Service):
             if p.name not in args or args[p.name] is None:
                 continue
             v = args[p.name]
-            if p.role in ("filter", "ref") and p.field:
+            if p.role == "ref" and p.field:  # a reference names one record: "database-1" is not "database-12"
+                rows = [r for r in rows if matches(r.get(p.field), v, exact=True)]
+            elif p.role == "filter" and p.field:
                 rows = [r for r in rows if matches(r.get(p.field), v)]
             elif p.role in ("min", "max") and p.field:
                 rows = [r for r in rows if _in_range(r.get(p.field), v, p.role)]
@@ -430,17 +440,18 @@ def _find(table: Table, conds: list[tuple[str, str, Any]]) -> Record | None:
     return None
 
 
-def matches(value: Any, wanted: Any) -> bool:
-    """List filter semantics: text contains (case-insensitive), numbers/booleans equal, lists overlap."""
+def matches(value: Any, wanted: Any, exact: bool = False) -> bool:
+    """List filter semantics: text contains (case-insensitive; equals with `exact`), numbers/booleans
+    equal, lists overlap."""
     if value is None:
         return False
     if isinstance(wanted, list):
         if isinstance(value, list):
-            return any(any(matches(v, w) for v in value) for w in wanted)
-        return any(matches(value, w) for w in wanted)
+            return any(any(matches(v, w, exact) for v in value) for w in wanted)
+        return any(matches(value, w, exact) for w in wanted)
     if isinstance(value, list):
-        return any(matches(v, wanted) for v in value)
-    if isinstance(value, str) and isinstance(wanted, str):
+        return any(matches(v, wanted, exact) for v in value)
+    if isinstance(value, str) and isinstance(wanted, str) and not exact:
         return wanted.casefold() in value.casefold()
     return _equal(value, wanted)
 

@@ -26,8 +26,8 @@ from compoworld.canonical import format_timestamp, short_hash
 from compoworld.services.cast import cast_of, role_of
 from compoworld.services.fake import CITIES, COMPANY_A, FIRST, LAST, OUR_COMPANY, WORDS, Person, World
 from compoworld.services.world_check import past_field
-from compoworld.synthesis.naming import words
-from compoworld.services.json_schema import json_types, main_type, sample
+from compoworld.synthesis.naming import is_plural, singular, words
+from compoworld.services.json_schema import fits, json_types, main_type, sample
 
 TICKERS = ["AAPL", "MSFT", "GOOG", "AMZN", "NVDA", "TSLA", "META", "NFLX", "IBM", "ORCL", "BTC", "ETH", "SOL", "ADA"]
 CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"]
@@ -163,6 +163,20 @@ NAMED_TOPICS = frozenset({"task", "message", "order", "resource", "log", "image"
 BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint"})
 DEFAULT_TOPIC: list[F] = [("name", "title", S), ("description", "text", S), ("value", None, N), ("updated_at", "datetime", S)]
 
+# Reverse engineering (IDA Pro, Ghidra, radare2...): a function, a global, a segment or an import of a
+# binary is a symbol at an address, not a generic record. Only services that say they reverse binaries
+# get it: a database's `functions` or a school's `classes` are something else.
+REVERSING_WORDS = frozenset({"ida", "ghidra", "radare", "radare2", "r2", "binja", "disassembler", "disassembly", "decompiler",
+                             "decompile", "reversing", "reverse", "x64dbg", "binary"})
+SYMBOL_NOUNS = frozenset({"function", "global", "method", "class", "segment", "section", "string", "import", "export", "xref",
+                          "symbol", "entry", "point", "struct", "label", "name", "result", "data", "local", "address"})
+SYMBOL_TOPIC: list[F] = [("name", None, S), ("address", None, S), ("size", None, I), ("segment", None, S), ("kind", None, S)]
+
+
+def reversing(scope_words: set[str]) -> bool:
+    """Whether a service's own name and description say it reverse-engineers binaries."""
+    return len(scope_words & REVERSING_WORDS) >= 2 or bool(scope_words & {"ida", "ghidra", "radare2", "binja", "x64dbg"})
+
 
 def topic_for(texts: list[str]) -> tuple[str, list[F]]:
     """The template whose keywords best match the words of a tool's name and description."""
@@ -235,6 +249,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("graph", ("graph", "relation", "observation")),
     ("model", ("model", "llm", "embedding", "checkpoint")),
     ("course", ("course", "lesson", "assignment", "lecture", "curriculum", "classroom", "enrollment")),
+    ("binary", ("symbol",)),  # the `symbol` topic of a reverse-engineering service (`reversing`)
     ("series", ("indicator", "average", "oscillator", "series", "intraday", "gdp", "inflation", "unemployment", "cpi", "commodity", "treasury", "sma", "ema", "rsi", "macd")),
 ]
 
@@ -367,9 +382,11 @@ def _name_tokens(name: str) -> frozenset[str]:
     return frozenset(words(name))  # memoized: seeding asks for the same field names thousands of times
 
 
-def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Random, ctx: ValueContext, n: int = 0) -> Any:
+def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Random, ctx: ValueContext, n: int = 0,
+              unique: bool = False) -> Any:
     """A realistic value for a field: semantic type first, then the field's name, then its shape.
-    The result always fits `shape` (a loosened schema) when it has a type."""
+    The result always fits `shape` (a loosened schema) when it has a type. `unique`: the field keys
+    its records (each record `n` gets its own value)."""
     t = main_type(shape)
     types = json_types(shape)
     if t == "object" and isinstance(shape.get("properties"), dict) and shape["properties"]:
@@ -381,7 +398,31 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
         if name == "name" and isinstance(hint, str):
             ctx.shared(n, "name", lambda: hint)  # a path made later ends with it
         return hint
-    return sample(shape, rng) if shape else (hint if hint is not None else f"{_slug(name)}-{n + 1}")
+    if not shape:
+        return hint if hint is not None else f"{_slug(name)}-{n + 1}"
+    label = _placeholder(name, shape, rng, n + 1 if unique else None)
+    return label if label is not None else sample(shape, rng)
+
+
+_FREE = ("enum", "const", "format", "pattern")
+
+
+def _placeholder(name: str, shape: dict[str, Any], rng: random.Random, k: int | None) -> Any:
+    """For a plain-text field nothing else shapes: a label that says what it is, from a few per field
+    (`course-02`, not a random "mspsyt"), so records that refer to the same course agree, and an
+    argument naming one finds it; number `k` when the field keys its records. Arrays of plain text
+    get one such label. None: the shape wants more."""
+    t = main_type(shape)
+    k = rng.randint(1, 4) if k is None else k
+    if t == "array" and isinstance(shape.get("items"), dict) and main_type(shape["items"]) == "string" and \
+            not any(w in shape["items"] for w in _FREE):
+        one = singular(name) if is_plural(name) else name
+        value: Any = [f"{_slug(one)}-{k:02d}"]
+    elif t == "string" and not any(w in shape for w in _FREE):
+        value = f"{_slug(name)}-{k:02d}"  # two digits: a search for "course-01" does not find "course-12"
+    else:
+        return None
+    return value if fits(shape, value) else None
 
 
 def _type_ok(v: Any, types: list[str]) -> bool:
@@ -947,7 +988,26 @@ FAMILY_STR.update({
                ({"description", "summary"}, lambda r, c, p, n: f"Prompt: {c.shared(n, 'prompt', lambda: _nth(PROMPTS, n, '-'))[0].replace('-', ' ')}.")],
 })
 
+def _binary_symbol(r: random.Random, c: ValueContext, n: int) -> tuple[str, int, str]:
+    """Record `n`'s symbol: (name, address, segment), the same for all its fields."""
+    def make() -> tuple[str, int, str]:
+        addr = 0x401000 + r.randrange(0x200) * 0x40
+        segment, name = r.choice([(".text", f"sub_{addr:X}"), (".text", r.choice(["main", "parse_config", "decrypt_buffer", "check_license", "send_beacon"])),
+                                  (".data", f"g_{r.choice(['config', 'key_table', 'session', 'retry_count'])}"),
+                                  (".rdata", f"aHttp{addr:X}"[:12]), (".idata", r.choice(["CreateFileW", "VirtualAlloc", "InternetOpenA", "RegSetValueExW"]))])
+        return name, addr, segment
+    return c.shared(n, "symbol", make)
+
+
+FAMILY_STR["binary"] = [
+    ({"address", "ea", "start", "offset", "addr"}, lambda r, c, p, n: f"0x{_binary_symbol(r, c, n)[1]:08X}"),
+    ({"segment", "section", "seg"}, lambda r, c, p, n: _binary_symbol(r, c, n)[2]),
+    ({"kind", "type"}, lambda r, c, p, n: {".text": "function", ".data": "data", ".rdata": "string", ".idata": "import"}[_binary_symbol(r, c, n)[2]]),
+    (NAMES | {"symbol"}, lambda r, c, p, n: _binary_symbol(r, c, n)[0]),
+]
+
 FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
+    "binary": [({"size", "length", "bytes"}, (4, 2048))],
     "process": [({"pid"}, (300, 65_000)), ({"cpu", "percent"}, (0, 90)), ({"memory", "mb"}, (8, 4_096))],
     "shortcut": [({"action", "actions", "action_count"}, (1, 24))],
     "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000))],

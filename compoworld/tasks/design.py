@@ -10,6 +10,8 @@ A revisit updates a record read earlier, so the value read then is stale afterwa
 from __future__ import annotations
 
 import random
+import re
+from collections import Counter
 from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,24 +168,53 @@ class Designer:
 
     def same_person_args(self, act: Action, args: dict[str, Any], param: str, carry: Carry) -> None:
         """A write that takes a person's carried email states that person's name in the paired name
-        argument, and the reverse (a salary for lena.novak@ is Lena Novak's, not a random colleague's)."""
+        argument, and the reverse (a salary for lena.novak@ is Lena Novak's, not a random colleague's).
+        An email that is no one's own (a shared mailbox on a contact) goes with the name of the record
+        it was read from."""
         people = cast(self.seed).by_email()
         value = str(carry.value).strip().lower()
         if carry.sem == "email":
             person = people.get(value)
+            name, email = (person.name if person else self.name_beside(carry)), None
         elif carry.sem == "person_name":  # only a name that is one person's (namesakes are traps)
             named = [p for p in people.values() if p.name.lower() == value]
-            person = named[0] if len(named) == 1 else None
+            name, email = None, (named[0].email if len(named) == 1 else None)
         else:
-            return
-        if person is None:
             return
         param_of = {f: p for p, f in act.param_fields.items()}
         for ef, nf in person_pairs({f: None for f in param_of}):
-            if param_of.get(ef) == param and isinstance(args.get(param_of.get(nf, "")), str):
-                args[param_of[nf]] = person.name
-            elif param_of.get(nf) == param and isinstance(args.get(param_of.get(ef, "")), str):
-                args[param_of[ef]] = person.email
+            if name and param_of.get(ef) == param and isinstance(args.get(param_of.get(nf, "")), str):
+                args[param_of[nf]] = name
+            elif email and param_of.get(nf) == param and isinstance(args.get(param_of.get(ef, "")), str):
+                args[param_of[ef]] = email
+
+    def name_beside(self, carry: Carry) -> str | None:
+        """The person name paired with the email in the record the carried email was read from."""
+        for table in self.d.env.services[carry.service].db.values():
+            for rec in table:
+                if rec.get(carry.field) == carry.value:
+                    names = [rec[n] for e, n in person_pairs(rec) if e == carry.field and isinstance(rec.get(n), str)]
+                    return names[0] if names else None
+        return None
+
+    def moved_address(self, service: str, coll: str, rid: str, fld: str) -> str | None:
+        """A new address for the person whose email a record keeps (their name beside it), at the same
+        domain: Hannah Wilson's new email is hannah.wilson@..., not another person's address."""
+        rec = self.table(service, coll).require(rid)
+        old = rec.get(fld)
+        names = [rec[n] for e, n in person_pairs(rec) if e == fld and isinstance(rec.get(n), str)]
+        if not names or not isinstance(old, str) or "@" not in old:
+            return None
+        parts = [w for w in re.sub(r"[^a-z ]", "", names[0].lower()).split() if w]
+        if len(parts) < 2:
+            return None
+        domain = old.partition("@")[2]
+        taken = {str(r.get(fld)).lower() for r in self.table(service, coll)}
+        for local in (f"{parts[0]}.{parts[-1]}", f"{parts[0][0]}{parts[-1]}", f"{parts[0]}.{parts[-1]}2"):
+            address = f"{local}@{domain}"
+            if address not in taken:
+                return address
+        return None
 
     def template(self, service: str, coll: str) -> dict[str, Any] | None:
         """A record of the seeded world to clone for a plant (never one the plan itself created)."""
@@ -200,7 +231,7 @@ class Designer:
         used = {r.get(fld) for r in table} | avoid
         role = self.role(service, coll, fld, sem or "")  # an assignee's email is one of ours
         kind = type(next(iter(table)).get(fld))
-        for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(sem or "", [])):
+        for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(f"{sem}#{fld}", []), self.pool.get(sem or "", [])):
             pool = [v for v in values if v not in used and isinstance(v, kind)]
             if pool:
                 return self.rng.choice(pool)
@@ -625,7 +656,7 @@ class Designer:
         taken = {str(r.get(fld)).lower() for r in self.table(service, coll)}
         role = self.role(service, coll, fld, sem)  # an assignee's email is one of ours, a customer's a customer's
         pool: list[Any] = []
-        for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(sem, [])):
+        for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(f"{sem}#{fld}", []), self.pool.get(sem, [])):
             pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken]
         if pool:
             return self.rng.choice(pool)
@@ -681,7 +712,8 @@ class Designer:
             flows = sem == carry.sem
             if flows and not self.fits(carry, service, coll, f):
                 continue
-            new = carry.value if flows else self.fresh_value(service, coll, f, avoid={old})
+            new = carry.value if flows else (self.moved_address(service, coll, rid, f) if sem == "email" else None) or \
+                self.fresh_value(service, coll, f, avoid={old})
             if old is None or new is None or _same(old, new):
                 continue
             mark = self.mark()
@@ -768,6 +800,7 @@ class Designer:
         if chained(self.d.plan):
             self.d.capabilities.add("sequential-dependency")
         self.report_dangling()
+        self.reject_ambiguous_reports()
         self.reject_goals_holding_initially()
         n = len(self.d.criteria)
         self.d.criteria.append(Criterion(id=f"c{n + 1}", kind="negative", description="the distractor services are left untouched",
@@ -834,9 +867,18 @@ class Designer:
             if ex.field.endswith("_at") and not self.seeded(step.service, ex.field, value):
                 # a stamp of a record the agent itself made: it reads back its own write, and moves with its clock
                 raise DesignError(f"unreportable lookup:{ex.field}:own write")
-            coll = next((c for c in self.d.env.services[step.service].db if ex.field in self.profiles[step.service].field_sems.get(c, {})), "")
-            ent = _h(self.entity(step.service, coll)) if coll else "record"
+            ent = self.read_entity(step, ex)
             self.add_report(ReportItem(label=f"the {_h(ex.field)} of {self.describe(ex, ent)}", vars=[var]), value)
+
+    def read_entity(self, step: PlanStep, ex: Extract) -> str:
+        """What kind of record a lookup step read (the entity of the collection its tool looks up),
+        so the report names it as the request did: a campaign, not an audience that has the field too."""
+        prof = self.profiles[step.service]
+        key = next(iter(ex.match), None)
+        coll = next((lk.collection for lk in prof.lookups if lk.tool == step.tool and lk.key_field == key), "") or \
+            next((lk.collection for lk in prof.lookups if lk.tool == step.tool), "") or \
+            next((c for c in self.d.env.services[step.service].db if ex.field in prof.field_sems.get(c, {})), "")
+        return _h(self.entity(step.service, coll)) if coll else "record"
 
     def seeded(self, service: str, field_name: str, value: Any) -> bool:
         """Whether `value` is in `field_name` of a record the task starts with (seeded or planted)."""
@@ -846,14 +888,18 @@ class Designer:
 
     def describe(self, ex: Extract, entity: str) -> str:
         """How a report request names the record a value was read from: by the key the request gave,
-        or by the value found earlier that led to it."""
+        or by the value found earlier that led to it: "that organizer email", or, when the task read
+        more than one organizer email, whose it is ("the organizer email of the event 'Q3 sync'")."""
         if not ex.match:
             return f"that {entity}"
         key, want = next(iter(ex.match.items()))
         if isinstance(want, dict) and "$var" in want:
+            found = next(((st, e) for st in self.d.plan for e in st.extract if e.var == want["$var"]), None)
+            if found is not None and sum(e.field == found[1].field for st in self.d.plan for e in st.extract) > 1:
+                st, e = found
+                return f"the {entity} whose {_h(key)} is the {_h(e.field)} of {self.describe(e, self.read_entity(st, e))}"
             self.d.mentioned.add(want["$var"])
-            origin = next((e.field for st in self.d.plan for e in st.extract if e.var == want["$var"]), "")
-            return f"the {entity} with that {_h(origin)}" if origin else f"that {entity}"
+            return f"the {entity} with that {_h(found[1].field)}" if found else f"that {entity}"
         return f"the {entity} '{want}'" if key in ("name", "title", "subject", "full_name") else f"the {entity} with {_h(key)} {want}"
 
     def add_report(self, item: ReportItem, value: Any) -> None:
@@ -868,6 +914,14 @@ class Designer:
         self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="goal",
                                          description=f"the closing report states {item.label} ({value})",
                                          check=Check(kind="answer_mentions", where=[Where(field=item.label, value=value)])))
+
+    def reject_ambiguous_reports(self) -> None:
+        """A report item that says "that <field>" must mean the one value of that field the task reads:
+        one written before a later read of the same field would name two values the same way."""
+        fields = Counter(_h(e.field) for st in self.d.plan for e in st.extract)
+        for it in self.d.report:
+            if any(fields[f] > 1 for f in re.findall(r"(?:with|is) that ([a-z ]+?)(?=,| and |$)", it.label)):
+                raise DesignError("ambiguous report label")
 
     def reject_goals_holding_initially(self) -> None:
         """A goal that holds before the agent acts teaches nothing: try another walk instead."""

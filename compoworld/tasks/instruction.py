@@ -39,8 +39,10 @@ CLOSERS = ["", " Thanks!", " Please don't change anything else.", " Leave everyt
 THEN = ["Then", "Next,", "After that,", "Once you have it,", "With that,", "Then,", "Now"]
 LAST = ["Finally,", "To wrap up,", "Last step:", "And finally,", "To finish,"]
 ALSO = ["", "Also,", "On top of that,", "Separately,", "Please also", "I also need you to", "Make sure to", "Besides that,"]
-IMPERATIVES = {"look", "find", "i'd", "pull", "check", "open", "use", "search", "go", "track", "dig", "create", "send", "add", "update",
-               "set", "please", "change", "bring", "move", "post", "schedule", "record", "book", "log", "file", "assign"}
+# Bare verbs: the leads that want a verb next ("Please also", "Make sure to") go only before these, never
+# before "please ..." or "I'd ..." ("Please also please add" was a seam).
+IMPERATIVES = {"look", "find", "pull", "check", "open", "use", "search", "go", "track", "dig", "create", "send", "add", "update",
+               "set", "change", "bring", "move", "post", "schedule", "record", "book", "log", "file", "assign"}
 ALSO_CLAUSE = ["", "Also,", "On top of that,", "Separately,", "Besides that,"]
 ORDERED_SHARE = 0.3
 
@@ -82,6 +84,13 @@ WRITE = [
     "{verb} in {service} with the {prev} as {param}{extras}",
     "go to {service} and {verb}, setting {param} to the {prev}{extras}",
     "please {verb} in {service} for that {prev} ({param}){extras}",
+]
+# When the value found is named like the parameter it fills ("email" into email): "setting email to the
+# email" reads as a seam, so the parameter goes unsaid.
+WRITE_SAME = [
+    "in {service}, {verb} with that {prev}{extras}",
+    "{verb} in {service} for that {prev}{extras}",
+    "go to {service} and {verb} with the {prev} you found{extras}",
 ]
 UPDATE = [
     "the {field} on file for that {entity} in {service} is out of date: update it to the {prev} you just found, and use the new one from then on",
@@ -238,7 +247,7 @@ def render(phrases: list[Phrase], rng: random.Random, report: list[str] | None =
             extras += [f"{_h(p)} set to the {_h(ent)} with {desc}" for p, ent, desc in ph.refs]
             extras += [rng.choice(POLICY).format(param=_h(p), entity=_h(ent), service=svc, key=key) for p, ent, svc, key in ph.policies]
             extra = (", with " + ", ".join(extras)) if extras else ""
-            template = rng.choice(GOAL_WRITE if via else WRITE)
+            template = rng.choice(GOAL_WRITE if via else WRITE_SAME if _h(ph.prev) == _h(ph.param) else WRITE)
             text = template.format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra, ref=via)
         if i == 0:
             parts.append(text[0].upper() + text[1:] + ".")

@@ -403,13 +403,13 @@ def _report_total(designer: Designer, g: Group, rng: random.Random, plural: str,
     values = [designer.d.bindings[v] for v in g.ranks]
     if site.rank_sem in ("date", "datetime"):
         lead = max(range(len(values)), key=lambda k: str(values[k]))
-        item = ReportItem(label=f"the latest {rank} among the {plural} {_for(g.carry, site.lookup.key_field)}", vars=[g.ranks[lead]])
+        item = ReportItem(label=f"the latest {rank} among the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", vars=[g.ranks[lead]])
     elif rng.random() < 0.5:
-        item = ReportItem(label=f"the combined {rank} of the {plural} {_for(g.carry, site.lookup.key_field)}", op="sum", vars=list(g.ranks))
+        item = ReportItem(label=f"the combined {rank} of the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", op="sum", vars=list(g.ranks))
         designer.d.capabilities.add("fan-in-aggregation")
     else:
         lead = max(range(len(values)), key=lambda k: values[k])
-        item = ReportItem(label=f"the largest {rank}'s share of the total (percent) among the {plural} {_for(g.carry, site.lookup.key_field)}", op="share_pct",
+        item = ReportItem(label=f"the largest {rank}'s share of the total (percent) among the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", op="share_pct",
                           vars=[g.ranks[lead]] + list(g.ranks))
         designer.d.capabilities |= {"fan-in-aggregation", "data-transformation"}
     from compoworld.tasks.solution import report_value
@@ -513,6 +513,17 @@ def _for(carry: Carry, key: str) -> str:
     if carry.var:
         return f"whose {_h(key)} is that {_h(carry.field)}" if key != carry.field else f"with that {_h(key)}"
     return f"whose {_h(key)} is {carry.value}"
+
+
+def _for_report(designer: Designer, carry: Carry, key: str) -> str:
+    """How the closing report names a group: as the request did, or, when the task reads more than
+    one value of the carried field ("that email" could be any of three), by whose value it is
+    ("whose customer email is the email of the contact 'Lucas Okafor'")."""
+    found = next(((st, e) for st in designer.d.plan for e in st.extract if e.var == carry.var), None) if carry.var else None
+    if found is None or sum(e.field == found[1].field for st in designer.d.plan for e in st.extract) <= 1:
+        return _for(carry, key)
+    st, e = found
+    return f"whose {_h(key)} is the {_h(e.field)} of {designer.describe(e, designer.read_entity(st, e))}"
 
 
 def _h(name: str) -> str:
