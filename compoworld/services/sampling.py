@@ -230,7 +230,7 @@ def field_key(param: str) -> str:
 
 
 def _anchor(env: Environment, service: str, params: list[str], sems: dict[str, str], rng: random.Random,
-            given: dict[str, Any] | None) -> dict[str, Any] | None:
+            given: dict[str, Any] | None) -> tuple[dict[str, Any], str] | None:
     """One record whose fields the parameters name (a worklog with its issue and project), so the
     arguments drawn from it belong together; a record holding a given value is preferred."""
     svc = env.services[service]
@@ -249,7 +249,8 @@ def _anchor(env: Environment, service: str, params: list[str], sems: dict[str, s
     rows = list(svc.db[best[1]].rows.values())[:20]
     wanted = [(field_key(p), v) for p, v in (given or {}).items()]
     holding = [r for r in rows if any(r.get(f) == v for f, v in wanted)]
-    return {**(holding or rows)[rng.randrange(len(holding or rows))], "__entity__": svc.tables[best[1]].entity}
+    pool = holding or rows
+    return pool[rng.randrange(len(pool))], svc.tables[best[1]].entity
 
 
 def _names_own_id(p: str, sem: str | None, service: str, entity: str) -> bool:
@@ -257,14 +258,16 @@ def _names_own_id(p: str, sem: str | None, service: str, entity: str) -> bool:
     return sem == f"{service}.{entity}_id" and field_key(p) in ("id", f"{entity}_id")
 
 
-def _from_anchor(anchor: dict[str, Any], service: str, p: str, sem: str | None, sub: dict[str, Any]) -> Any:
-    if _names_own_id(p, sem, service, anchor["__entity__"]):
-        return anchor["id"]
+def _from_anchor(anchor: tuple[dict[str, Any], str], service: str, p: str, sem: str | None, sub: dict[str, Any]) -> Any:
+    """The value of parameter `p` that the anchor record holds (its id, a field it names), else None."""
+    record, entity = anchor
+    if _names_own_id(p, sem, service, entity):
+        return record["id"]
     key = field_key(p)
-    if key in anchor and key != "__entity__":
-        return anchor[key]
-    if key.endswith("s") and key[:-1] in anchor and main_type(sub) == "array":  # `paths` from a file's `path`
-        return [anchor[key[:-1]]]
+    if key in record:
+        return record[key]
+    if key.endswith("s") and key[:-1] in record and main_type(sub) == "array":  # `paths` from a file's `path`
+        return [record[key[:-1]]]
     return None
 
 

@@ -168,6 +168,7 @@ DEFAULT_TOPIC: list[F] = [("name", "title", S), ("description", "text", S), ("va
 # get it: a database's `functions` or a school's `classes` are something else.
 REVERSING_WORDS = frozenset({"ida", "ghidra", "radare", "radare2", "r2", "binja", "disassembler", "disassembly", "decompiler",
                              "decompile", "reversing", "reverse", "x64dbg", "binary"})
+REVERSING_TOOLS = frozenset({"ida", "ghidra", "radare2", "binja", "x64dbg"})  # one of these names is enough
 SYMBOL_NOUNS = frozenset({"function", "global", "method", "class", "segment", "section", "string", "import", "export", "xref",
                           "symbol", "entry", "point", "struct", "label", "name", "result", "data", "local", "address"})
 SYMBOL_TOPIC: list[F] = [("name", None, S), ("address", None, S), ("size", None, I), ("segment", None, S), ("kind", None, S)]
@@ -175,7 +176,7 @@ SYMBOL_TOPIC: list[F] = [("name", None, S), ("address", None, S), ("size", None,
 
 def reversing(scope_words: set[str]) -> bool:
     """Whether a service's own name and description say it reverse-engineers binaries."""
-    return len(scope_words & REVERSING_WORDS) >= 2 or bool(scope_words & {"ida", "ghidra", "radare2", "binja", "x64dbg"})
+    return len(scope_words & REVERSING_WORDS) >= 2 or bool(scope_words & REVERSING_TOOLS)
 
 
 def topic_for(texts: list[str]) -> tuple[str, list[F]]:
@@ -400,14 +401,14 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
         return hint
     if not shape:
         return hint if hint is not None else f"{_slug(name)}-{n + 1}"
-    label = _placeholder(name, shape, rng, n + 1 if unique else None)
+    label = _field_label(name, shape, rng, n + 1 if unique else None)
     return label if label is not None else sample(shape, rng)
 
 
 _FREE = ("enum", "const", "format", "pattern")
 
 
-def _placeholder(name: str, shape: dict[str, Any], rng: random.Random, k: int | None) -> Any:
+def _field_label(name: str, shape: dict[str, Any], rng: random.Random, k: int | None) -> Any:
     """For a plain-text field nothing else shapes: a label that says what it is, from a few per field
     (`course-02`, not a random "mspsyt"), so records that refer to the same course agree, and an
     argument naming one finds it; number `k` when the field keys its records. Arrays of plain text

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any
@@ -895,7 +894,7 @@ class Designer:
         key, want = next(iter(ex.match.items()))
         if isinstance(want, dict) and "$var" in want:
             found = next(((st, e) for st in self.d.plan for e in st.extract if e.var == want["$var"]), None)
-            if found is not None and sum(e.field == found[1].field for st in self.d.plan for e in st.extract) > 1:
+            if found is not None and self.times_read(found[1].field) > 1:
                 st, e = found
                 return f"the {entity} whose {_h(key)} is the {_h(e.field)} of {self.describe(e, self.read_entity(st, e))}"
             self.d.mentioned.add(want["$var"])
@@ -915,12 +914,15 @@ class Designer:
                                          description=f"the closing report states {item.label} ({value})",
                                          check=Check(kind="answer_mentions", where=[Where(field=item.label, value=value)])))
 
+    def times_read(self, field_name: str) -> int:
+        """How many values of this field (by its name as the request says it) the plan reads."""
+        return sum(_h(e.field) == _h(field_name) for st in self.d.plan for e in st.extract)
+
     def reject_ambiguous_reports(self) -> None:
         """A report item that says "that <field>" must mean the one value of that field the task reads:
         one written before a later read of the same field would name two values the same way."""
-        fields = Counter(_h(e.field) for st in self.d.plan for e in st.extract)
         for it in self.d.report:
-            if any(fields[f] > 1 for f in re.findall(r"(?:with|is) that ([a-z ]+?)(?=,| and |$)", it.label)):
+            if any(self.times_read(f) > 1 for f in re.findall(r"(?:with|is) that ([a-z ]+?)(?=,| and |$)", it.label)):
                 raise DesignError("ambiguous report label")
 
     def reject_goals_holding_initially(self) -> None:

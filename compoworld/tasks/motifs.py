@@ -520,7 +520,7 @@ def _for_report(designer: Designer, carry: Carry, key: str) -> str:
     one value of the carried field ("that email" could be any of three), by whose value it is
     ("whose customer email is the email of the contact 'Lucas Okafor'")."""
     found = next(((st, e) for st in designer.d.plan for e in st.extract if e.var == carry.var), None) if carry.var else None
-    if found is None or sum(e.field == found[1].field for st in designer.d.plan for e in st.extract) <= 1:
+    if found is None or designer.times_read(found[1].field) <= 1:
         return _for(carry, key)
     st, e = found
     return f"whose {_h(key)} is the {_h(e.field)} of {designer.describe(e, designer.read_entity(st, e))}"
