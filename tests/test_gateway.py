@@ -14,7 +14,7 @@ from compoworld.rollout import LiteLLMAgent, PerturbedPolicy, ReferenceTeacher, 
 from compoworld.rollout.agents import guessed_name
 from compoworld.rollout.trajectory import Trajectory
 from compoworld.services import Collection, Environment, Service, ToolError, compose, tool
-from compoworld.services.gateway import DISCOVERY_TOOLS, META_SPECS, META_TOOLS, Gateway
+from compoworld.services.gateway import DISCOVERY_TOOLS, META_SPECS, META_TOOLS, ONE_LINE_CHARS, Gateway, one_line
 from compoworld.tasks.model import Task
 from compoworld.tasks.mutation import answer_of
 from compoworld.tasks.solution import pick, resolve, taken
@@ -57,10 +57,17 @@ def test_list_services_and_list_tools_name_without_schemas() -> None:
     for service in SERVICES:
         tools = _data(_call(g, "list_tools", {"service": service}))
         expected = [n for n in specs if n.startswith(f"{service}__")]
-        assert tools["service"] == service and [t["name"] for t in tools["tools"]] == expected
-        for t in tools["tools"]:
-            assert set(t) == {"name", "description"} and "\n" not in t["description"]  # no schema here
-            assert t["description"] == " ".join(specs[t["name"]].description.split())
+        assert tools["service"] == service and list(tools["tools"]) == expected
+        for name, line in tools["tools"].items():  # a one-line description, no schema
+            assert isinstance(line, str) and line == one_line(specs[name].description) and len(line) <= ONE_LINE_CHARS
+
+
+def test_one_line_keeps_the_first_sentence_within_the_limit() -> None:
+    assert one_line("Get one product by SKU.  Fails when\nit is archived.") == "Get one product by SKU."
+    assert one_line("Search files, e.g. by name. Then page.") == "Search files, e.g. by name."  # no stop at e.g.
+    long = "Access and manage your CRM data seamlessly with 100+ tools in our HubSpot implementation of contacts"
+    assert one_line(long) == "Access and manage your CRM data seamlessly with 100+ tools in our HubSpot..."
+    assert len(one_line(long)) <= ONE_LINE_CHARS and one_line("") == ""
 
 
 def test_describe_tool_gives_the_full_schema() -> None:

@@ -257,6 +257,19 @@ def test_truncation_keeps_the_rows_with_an_assistant_token(tokenizer: Any, sft_r
         check_truncation(prompts, min(prompts))
 
 
+def test_rows_read_without_datasets_count_as_decoded(tokenizer: Any, sft_rows: datasets.Dataset) -> None:
+    """Read straight from Parquet (as `datasets build --json` counts them), tool-call arguments are the Json
+    feature's compact strings with escaped slashes; counted as `datasets` decodes them, rows count the same."""
+    from compoworld.training.tokens import row_messages, row_tokens
+
+    row = next(r for r in sft_rows if any(m.get("tool_calls") for m in r["messages"]))
+    raw = dict(row, messages=[dict(m, tool_calls=[dict(c, function=dict(c["function"], arguments=json.dumps(
+        c["function"]["arguments"], separators=(",", ":")).replace("/", "\\/"))) for c in m["tool_calls"]])
+        if m.get("tool_calls") else m for m in row["messages"]])
+    assert row_messages(raw) == list(row["messages"])
+    assert row_tokens(tokenizer, raw) == row_tokens(tokenizer, row)
+
+
 def test_failed_job_prints_its_cause(hub: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A job whose rows do not fit stops before training, and the CLI prints why (not only the log path)."""
     from compoworld.cli import main
@@ -347,7 +360,7 @@ def test_smollm2_tokenizer_template_and_local_agent(hub: Path, tmp_path: Path) -
     report = sft_token_report(hub / "sft", "smollm2", split="all")
     print(report)
     # Gateway rows are much shorter than direct ones. The issue asked for 3x; with tasks of 25+ calls
-    # the tool results dominate a row and the ratio is about 2.6 (reported by `datasets build --json`).
+    # the tool results dominate a row and the ratio is 2.8-2.9 (reported by `datasets build --json`).
     assert report["direct_over_gateway_median"] >= 2.0
     assert Path(model_dir("smollm2"), "model.safetensors").is_file()
     cfg = PipelineConfig(tasks=2, group_size=1, stages={"verify": False, "datasets": False}, datasets_dir=str(tmp_path / "d"))

@@ -15,6 +15,7 @@ the same service calls made directly.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 import orjson
@@ -53,14 +54,9 @@ class ServiceList(TypedDict):
     services: list[ServiceEntry]
 
 
-class ToolEntry(TypedDict):
-    name: str
-    description: str
-
-
 class ToolList(TypedDict):
     service: str
-    tools: list[ToolEntry]
+    tools: dict[str, str]  # full tool name -> one-line description
 
 
 class ToolDescription(TypedDict):
@@ -70,8 +66,20 @@ class ToolDescription(TypedDict):
     read_only: bool
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+ONE_LINE_CHARS = 80
+_SENTENCE_END = re.compile(r"[.!?](?= [A-Z])")
+
+
+def one_line(text: str, limit: int = ONE_LINE_CHARS) -> str:
+    """The first sentence of `text` on one line, cut at a word within `limit` characters: listings name
+    what each entry is for (many compiled descriptions run to a paragraph of setup notes), and
+    describe_tool gives the whole text."""
+    flat = " ".join(text.split())
+    end = _SENTENCE_END.search(flat)  # a stop before a capital: "e.g. by name" goes on
+    first = flat[:end.start() + 1] if end else flat
+    if len(first) <= limit:
+        return first
+    return first[:limit - 3].rsplit(" ", 1)[0].rstrip(",;:") + "..."
 
 
 class Gateway:
@@ -87,12 +95,12 @@ class Gateway:
     @tool(read_only=True)
     def list_services(self) -> ServiceList:
         """List the services mounted in this environment, each with a one-line description. Start here."""
-        return {"services": [{"name": name, "description": _one_line(type(svc).description)}
+        return {"services": [{"name": name, "description": one_line(type(svc).description)}
                              for name, svc in self.env.services.items()]}
 
     @tool(read_only=True)
     def list_tools(self, service: str) -> ToolList:
-        """List a service's tools: each tool's full name and a one-line description, without its schema.
+        """List a service's tools: each tool's full name with a one-line description, without its schema.
 
         Args:
             service: a service name from list_services
@@ -100,8 +108,8 @@ class Gateway:
         if service not in self.env.services:
             raise NotFoundError(f"no service '{service}'; services here: {', '.join(self.env.services)}")
         prefix = f"{service}{SEP}"
-        return {"service": service, "tools": [{"name": name, "description": _one_line(spec.description)}
-                                              for name, spec in self.env.tool_specs().items() if name.startswith(prefix)]}
+        return {"service": service, "tools": {name: one_line(spec.description)
+                                              for name, spec in self.env.tool_specs().items() if name.startswith(prefix)}}
 
     @tool(read_only=True)
     def describe_tool(self, tool: str) -> ToolDescription:

@@ -21,8 +21,31 @@ def row_tools(row: dict[str, Any]) -> list[dict[str, Any]] | None:
     return [json.loads(t) if isinstance(t, str) else t for t in tools] if tools else None
 
 
+def row_messages(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The row's messages with tool-call arguments as objects, as `datasets` decodes them (read without
+    it they are JSON strings, with escaped slashes, which the template would render verbatim)."""
+    out = []
+    for m in row["messages"]:
+        calls = m.get("tool_calls")
+        if calls:
+            calls = [dict(c, function=dict(c["function"], arguments=_decoded(c["function"].get("arguments"))))
+                     for c in calls]
+            m = dict(m, tool_calls=calls)
+        out.append(m)
+    return out
+
+
+def _decoded(arguments: Any) -> Any:
+    if not isinstance(arguments, str):
+        return arguments
+    try:
+        return json.loads(arguments)
+    except ValueError:  # a model's malformed arguments stay as it wrote them
+        return arguments
+
+
 def row_tokens(tokenizer: Any, row: dict[str, Any], chat_template: str | None = None) -> int:
-    ids = tokenizer.apply_chat_template(row["messages"], tools=row_tools(row), tokenize=True,
+    ids = tokenizer.apply_chat_template(row_messages(row), tools=row_tools(row), tokenize=True,
                                         return_dict=False, chat_template=chat_template)
     return len(ids)
 
@@ -34,7 +57,7 @@ def token_counts(tokenizer: Any, rows: Iterable[dict[str, Any]], chat_template: 
 def prompt_tokens(tokenizer: Any, row: dict[str, Any], chat_template: str | None = None) -> int:
     """Tokens before the row's first assistant token (its tools, system and user turns, and the
     assistant header): a row cut shorter than this has nothing to learn from."""
-    messages = list(row["messages"])
+    messages = row_messages(row)
     first = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), len(messages))
     ids = tokenizer.apply_chat_template(messages[:first], tools=row_tools(row), tokenize=True, return_dict=False,
                                         add_generation_prompt=True, chat_template=chat_template)
