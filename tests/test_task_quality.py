@@ -12,6 +12,7 @@ import networkx as nx
 import pytest
 
 from compoworld.services.environment import Environment, generated_state
+from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.registry import all_services
 from compoworld.services.service import Context
 from compoworld.services.world_check import is_slug, past_field, violation_kinds, world_violations
@@ -310,13 +311,56 @@ def test_factory_report_counts_planted_violations(batch) -> None:
 
 
 def test_planted_records_mostly_keep_the_world_coherent(batch) -> None:
-    # Plants take values in their field's role (an assignee is an employee), a cloned record gets the
-    # name of the person whose email it now holds, and a planted file's name is the end of its path.
-    # Some plants still break an invariant (a carried date ahead of the clock in a past field): the
-    # figure is reported; here it must stay well under the 8.6 per task it was before roles applied.
+    # Plants take values in their field's role (an assignee is an employee, with our domain), a cloned
+    # record gets the name of the person whose email it now holds (a former address or a team mailbox:
+    # the name the world gives it), a group of people's records holds people of the world, dates of
+    # past events lie before today, and a planted file's name is the end of its path. A few plants in
+    # a thousand tasks still break one (0.04 per task, `bench/tasks.py`): 8.6 per task before roles,
+    # 1.7 before these rules.
     tasks, _, report = batch
-    assert report.planted_violations / len(tasks) < 3.0, report.planted_violation_kinds
+    assert report.planted_violations / len(tasks) < 0.25, report.planted_violation_kinds
     assert report.planted_violation_kinds.get("name_path", 0) <= len(tasks) // 10
+
+
+def test_a_group_of_peoples_records_holds_people_of_the_world(batch) -> None:
+    """Planted employees, leave requests or tickets of a group carry a real person's email and name, and
+    the text that names its person (a signature) names the same one; their past dates lie before today."""
+    from compoworld.services.cast import cast
+    from compoworld.services.world_check import person_pairs
+
+    tasks, _, _ = batch
+    checked = 0
+    for t in tasks:
+        people, today = cast(t.seed).by_email(), Context(t.seed).clock.today()
+        for colls in t.initial_state.values():
+            for rec in (r for rows in colls.values() for r in rows.values()):
+                for ef, nf in person_pairs(rec):
+                    person = people.get(str(rec.get(ef)).lower())
+                    if person is not None and isinstance(rec.get(nf), str):
+                        checked += 1
+                        assert rec[nf] == person.name, (t.id, rec)
+                        text = str(rec.get("description") or "")
+                        if ef == "requester_email" and "\n\n" in text:  # a ticket signed "Name, Title, Company"
+                            assert text.rsplit("\n\n", 1)[1].startswith(person.name), (t.id, rec)
+                assert all(str(v)[:10] <= today for f, v in rec.items() if past_field(f) and isinstance(v, str)
+                           and v[:4].isdigit()), (t.id, rec)
+    assert checked > 100
+
+
+def test_a_record_cloned_for_another_person_says_so_in_its_text() -> None:
+    from compoworld.services.fake import Person
+    from compoworld.tasks.design import Designer
+
+    was = Person("Wei", "Moore", "wmoore@vertexmotors.com", "", "Vertex Motors", "Procurement Lead")
+    now = Person("Olga", "Johnson", "ojohnson@northstar.com", "", "Northstar Networks", "IT Manager")
+    template = {"requester_email": was.email, "requester_name": was.name, "company": "Vertex Motors",
+                "description": "Please refund.\n\nWei Moore, Procurement Lead, Vertex Motors", "subject": "Refund"}
+    out = {"requester_email": now.email, "requester_name": now.name}
+    Designer.restate(template, out, was, now)
+    assert out["company"] == "Northstar Networks" and "subject" not in out
+    assert out["description"] == "Please refund.\n\nOlga Johnson, IT Manager, Northstar Networks"
+    assert Designer.in_role("ann.lee@" + OUR_DOMAIN, "email", "employee") and not Designer.in_role("ann@acme.com", "email", "employee")
+    assert not Designer.in_role("ann.lee@" + OUR_DOMAIN, "email", "vendor_contact") and Designer.in_role("x", "name", "employee")
 
 
 def test_requests_come_from_a_named_colleague(batch) -> None:

@@ -15,7 +15,8 @@ from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any
 
-from compoworld.services.cast import cast, fits, role_of
+from compoworld.services.cast import EXTERNAL, cast, fits, role_of
+from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.world_check import person_pairs
 from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, sample_arguments, service_values
@@ -71,6 +72,7 @@ class Designer:
         self.updated: set[tuple[str, str, str]] = set()  # (service, record, field) a revisit has updated
         self.carries: list[Carry] = []  # every value handed along the walk, for motifs keyed by one
         self._fresh: Environment | None = None  # for replaying the plan from the start
+        self._world_names: dict[str, str] | None = None
         self.motifs = motifs
         self.done_p = 0.1  # share of adding writes whose record already exists (the part already done)
 
@@ -155,15 +157,52 @@ class Designer:
         names = {p.name.lower(): p for p in people.values()}
         out = dict(changes)
         for ef, nf in person_pairs({**template, **changes}):
-            if ef in changes and nf not in changes and isinstance(changes[ef], str):
+            person = None
+            if ef in changes and isinstance(changes[ef], str):  # the address says whose record it is
                 person = people.get(changes[ef].strip().lower())
                 if person is not None:
                     out[nf] = person.name
+                elif changes[ef].strip().lower() in self.world_names():  # a former address, a team mailbox
+                    out[nf] = self.world_names()[changes[ef].strip().lower()]
             elif nf in changes and ef not in changes and isinstance(changes[nf], str):
                 person = names.get(changes[nf].strip().lower())
                 if person is not None:
                     out[ef] = person.email
+            was = people.get(str(template.get(ef) or "").strip().lower())
+            if person is not None and was is not None and was != person:
+                self.restate(template, out, was, person)
         return out
+
+    def world_names(self) -> dict[str, str]:
+        """email (lowercased) -> the name the seeded world pairs it with, for addresses that are no
+        person of the cast (a former employee's old address, a team mailbox); computed once."""
+        if self._world_names is None:
+            self._world_names = {}
+            for colls in self.d.initial.values():
+                for rows in colls.values():
+                    for rec in rows.values():
+                        for ef, nf in person_pairs(rec):
+                            e, n = rec.get(ef), rec.get(nf)
+                            if isinstance(e, str) and isinstance(n, str) and n.strip():
+                                self._world_names.setdefault(e.strip().lower(), n)
+        return self._world_names
+
+    @staticmethod
+    def restate(template: dict[str, Any], out: dict[str, Any], was: Any, person: Any) -> None:
+        """A cloned record that now belongs to `person` says so everywhere: its company field and the
+        text that named the template's person (a ticket signed by someone else, at another company)."""
+        tail = ", ".join(x for x in (person.title, person.company) if x)  # someone with no employer signs with a title
+        swaps = [(f"{was.title}, {was.company}", tail), (was.name, person.name)]
+        for f, v in template.items():
+            if f in out or not isinstance(v, str):
+                continue
+            if f == "company" and v == was.company:
+                if person.company:  # else the record keeps its company (a required field)
+                    out[f] = person.company
+            elif was.name in v:
+                for old, new in swaps:
+                    v = v.replace(old, new)
+                out[f] = v
 
     def same_person_args(self, act: Action, args: dict[str, Any], param: str, carry: Carry) -> None:
         """A write that takes a person's carried email states that person's name in the paired name
@@ -339,7 +378,8 @@ class Designer:
         """If the incoming value replaced a stale one, plant a record keyed by the stale value, so an agent
         that kept the old value follows the wrong trail."""
         stale = self.d.stale.get(carry.var)
-        if stale is None or any(_same(r.get(lk.key_field), stale) for r in self.table(service, lk.collection)):
+        if stale is None or any(_same(r.get(lk.key_field), stale) for r in self.table(service, lk.collection)) or \
+                not self.in_role(stale, carry.sem, self.role(service, lk.collection, lk.key_field, carry.sem)):
             return
         value = self.fresh_value(service, lk.collection, out, avoid={rec.get(out)})
         if value is not None:
@@ -372,10 +412,21 @@ class Designer:
     def role(self, service: str, coll: str, fld: str, sem: str) -> str:
         return role_of(type(self.d.env.services[service]), coll, fld, sem)
 
+    @staticmethod
+    def in_role(value: Any, sem: str, role: str) -> bool:
+        """An email's domain agrees with the role of the field it goes to: ours only for an employee,
+        never for an outside person (other values and generic fields: always)."""
+        if sem != "email" or not isinstance(value, str) or "@" not in value:
+            return True
+        ours = value.strip().lower().endswith("@" + OUR_DOMAIN)
+        return ours if role == "employee" else not ours if role in EXTERNAL else True
+
     def fits(self, carry: Carry, service: str, coll: str, fld: str) -> bool:
         """May the carried value land in this field: an employee's email in an assignee field, not a
-        customer's (the roles of `compoworld.services.cast`)."""
-        return fits(carry.role, self.role(service, coll, fld, carry.sem), carry.sem)
+        customer's (the roles of `compoworld.services.cast`). An email read where nothing gave it a role
+        still has a domain: ours only in an employee's field, never in an outside person's."""
+        dst = self.role(service, coll, fld, carry.sem)
+        return self.in_role(carry.value, carry.sem, dst) and fits(carry.role, dst, carry.sem)
 
     def mark(self) -> tuple[Any, ...]:
         d = self.d
@@ -656,7 +707,7 @@ class Designer:
         role = self.role(service, coll, fld, sem)  # an assignee's email is one of ours, a customer's a customer's
         pool: list[Any] = []
         for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(f"{sem}#{fld}", []), self.pool.get(sem, [])):
-            pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken]
+            pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken and self.in_role(v, sem, role)]
         if pool:
             return self.rng.choice(pool)
         if isinstance(current, str) and "@" in current:  # still an address: another mailbox of the same domain

@@ -85,8 +85,8 @@ WRITE = [
     "go to {service} and {verb}, setting {param} to the {prev}{extras}",
     "please {verb} in {service} for that {prev} ({param}){extras}",
 ]
-# When the value found is named like the parameter it fills ("email" into email): "setting email to the
-# email" reads as a seam, so the parameter goes unsaid.
+# When the value found is named like the parameter it fills ("email" into email, a company into its
+# company name): "setting email to the email" reads as a seam, so the parameter goes unsaid.
 WRITE_SAME = [
     "in {service}, {verb} with that {prev}{extras}",
     "{verb} in {service} for that {prev}{extras}",
@@ -247,7 +247,8 @@ def render(phrases: list[Phrase], rng: random.Random, report: list[str] | None =
             extras += [f"{_h(p)} set to the {_h(ent)} with {desc}" for p, ent, desc in ph.refs]
             extras += [rng.choice(POLICY).format(param=_h(p), entity=_h(ent), service=svc, key=key) for p, ent, svc, key in ph.policies]
             extra = (", with " + ", ".join(extras)) if extras else ""
-            template = rng.choice(GOAL_WRITE if via else WRITE_SAME if _h(ph.prev) == _h(ph.param) else WRITE)
+            same = _h(ph.param) == _h(ph.prev) or _h(ph.param).startswith(_h(ph.prev) + " ")  # company -> company name
+            template = rng.choice(GOAL_WRITE if via else WRITE_SAME if same else WRITE)
             text = template.format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra, ref=via)
         if i == 0:
             parts.append(text[0].upper() + text[1:] + ".")

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
+from compoworld.services.cast import PERSON_ROLES, cast
+from compoworld.services.world_check import past_field, person_pairs
 from compoworld.tasks.checks import same
 from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable
 from compoworld.tasks.explore import Action, Lookup
@@ -113,6 +115,9 @@ class Group:
         if not seeded:
             raise MotifError("no template")
         template = self.rng.choice(seeded)
+        if any(s.lookup.key_field == ef for ef, _ in person_pairs(template)) and \
+                str(self.carry.value).strip().lower() not in cast(d.seed).by_email():
+            raise MotifError("the group's key is no one's own address")  # a shared mailbox has no salary
         existing = [r for r in d.table(s.service, coll) if same(r.get(s.lookup.key_field), self.carry.value)]
         if any(r["id"] not in d.d.initial.get(s.service, {}).get(coll, {}) for r in existing):
             raise MotifError("the plan wrote into the group")  # its ids would shift in a fresh world
@@ -125,14 +130,38 @@ class Group:
             raise MotifError("ranks not distinct")
         values = values[len(existing):]
         names = [k for k in d.profiles[s.service].key_fields.get(coll, []) if k != s.lookup.key_field]
+        people = self.newcomers(template, names, len(values))
         for k, value in enumerate(values):
             changes: dict[str, Any] = {s.lookup.key_field: self.carry.value, s.rank: value}
             if seconds:
                 changes[s.second] = seconds[k]
+            if people:  # a person's record: another person of the same role, name and email together
+                changes.update(people[k])
             for name in names:
+                if name in changes:
+                    continue
                 sem = d.profiles[s.service].field_sems.get(coll, {}).get(name, "")
                 changes[name] = d.literal(name) if sem in ("title", "") else d.unused(s.service, coll, name, sem, template.get(name))
             self.members.append(d.plant(s.service, coll, template, changes))
+
+    def newcomers(self, template: dict[str, Any], keys: list[str], n: int) -> list[dict[str, str]]:
+        """For a collection of people (an employee's email and name are its keys): `n` people of the
+        world in the record's role that the collection does not hold yet, as {email field: email, name
+        field: name}. Empty for other records."""
+        d, s = self.d, self.site
+        coll = s.lookup.collection
+        pairs = [(ef, nf) for ef, nf in person_pairs(template) if ef in keys and nf in keys]
+        if not pairs:
+            return []
+        ef, nf = pairs[0]
+        role = d.role(s.service, coll, ef, "email")
+        if role not in PERSON_ROLES:
+            raise MotifError("no role for the group's people")
+        taken = {str(r.get(ef)).lower() for r in d.table(s.service, coll)}
+        free = [p for p in cast(d.seed).people(role) if p.email.lower() not in taken]
+        if len(free) < n:
+            raise MotifError("not enough people")
+        return [{ef: p.email, nf: p.name} for p in self.rng.sample(free, n)]
 
     def mark_done(self, k: int, value: Any) -> None:
         """Member k already has the value the work sets (part of the work is done)."""
@@ -439,10 +468,12 @@ def _touching_changes(designer: Designer, g: Group, done: dict[int, Any], value:
 
 
 def _rank_values(designer: Designer, site: Site, n: int, rng: random.Random) -> list[Any]:
-    """Distinct, plausible values of the rank field: amounts around the collection's own, dates ahead."""
+    """Distinct, plausible values of the rank field: amounts around the collection's own, dates ahead
+    (behind for a field that records the past: a reimbursement is not dated next month)."""
     if site.rank_sem in ("date", "datetime"):
         today = date.fromisoformat(designer.d.env.ctx.clock.today())
-        days = [(today + timedelta(days=d)).isoformat() for d in rng.sample(range(3, 90), n)]
+        ahead = -1 if past_field(site.rank) else 1
+        days = [(today + timedelta(days=ahead * d)).isoformat() for d in rng.sample(range(3, 90), n)]
         return days if site.rank_sem == "date" else [f"{d}T{rng.randint(9, 17):02d}:00:00Z" for d in days]
     rows = [r.get(site.rank) for r in designer.table(site.service, site.lookup.collection)]
     nums = sorted(v for v in rows if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0)
