@@ -143,6 +143,9 @@ def test_roles_fit_only_plausible_handoffs() -> None:
     assert not fits("employee", "vendor_contact") and not fits("record_time", "record_time")
     assert fits("vendor_contact", "correspondent") and fits("", "employee") and fits("deal_amount", "invoice_amount")
     assert all(a != b for a, b in HANDOFFS)
+    leave = role_of(library_services()["hr"], "leave_requests", "start_date", "date")
+    assert leave == "absence" and fits(leave, "schedule")  # a leave goes on the calendar
+    assert not fits("deadline", leave)  # a purchase request's needed-by day is no one's leave
 
 
 def test_graph_edges_carry_fitting_roles_and_density_falls() -> None:

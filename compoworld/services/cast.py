@@ -49,6 +49,7 @@ HANDOFFS: frozenset[tuple[str, str]] = frozenset({
     ("expense_amount", "pay_amount"),  # an expense is reimbursed through payroll
     ("price", "deal_amount"),  # a product's price makes a deal's amount
     ("deadline", "schedule"),  # a due date goes on the calendar
+    ("absence", "schedule"),  # a leave goes on the calendar
     ("receipt", "document_path"),  # a receipt is filed in the drive
     ("start", "effective"),  # a hire's start date makes their salary effective
 })

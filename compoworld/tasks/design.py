@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any
 
-from compoworld.services.cast import EXTERNAL, cast, fits, role_of
+from compoworld.services.cast import EXTERNAL, PERSON_ROLES, cast, fits, role_of
 from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.world_check import person_pairs
 from compoworld.services.environment import Environment
@@ -74,7 +74,7 @@ class Designer:
         self._fresh: Environment | None = None  # for replaying the plan from the start
         self._world_names: dict[str, str] | None = None
         self.motifs = motifs
-        self.done_p = 0.1  # share of adding writes whose record already exists (the part already done)
+        self.done_p = 0.15  # share of adding writes whose record already exists (the part already done)
 
     # -- helpers ---------------------------------------------------------------------------------
     def var(self) -> str:
@@ -268,6 +268,9 @@ class Designer:
             return when.strftime("%Y-%m-%d") if sem == "date" else when.replace(hour=self.rng.randint(9, 15), minute=0, second=0).strftime("%Y-%m-%dT%H:%M:%SZ")
         used = {r.get(fld) for r in table} | avoid
         role = self.role(service, coll, fld, sem or "")  # an assignee's email is one of ours
+        if sem == "person_name" and role in PERSON_ROLES:  # a person of that role (plant pairs their email)
+            names = [p.name for p in cast(self.seed).people(role) if p.name not in used]
+            return self.rng.choice(names) if names else None
         kind = type(next(iter(table)).get(fld))
         for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(f"{sem}#{fld}", []), self.pool.get(sem or "", [])):
             pool = [v for v in values if v not in used and isinstance(v, kind)]
@@ -381,6 +384,9 @@ class Designer:
         if stale is None or any(_same(r.get(lk.key_field), stale) for r in self.table(service, lk.collection)) or \
                 not self.in_role(stale, carry.sem, self.role(service, lk.collection, lk.key_field, carry.sem)):
             return
+        if any(nf == lk.key_field for _, nf in person_pairs(rec)) and \
+                str(stale).strip().lower() not in {p.name.lower() for p in cast(self.seed).everyone()}:
+            return  # a person's record keyed by what is no one's name
         value = self.fresh_value(service, lk.collection, out, avoid={rec.get(out)})
         if value is not None:
             self.plant(service, lk.collection, rec, {lk.key_field: stale, out: value})

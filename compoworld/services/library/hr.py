@@ -69,8 +69,9 @@ class Hr(Service):
     name = "hr"
     domain = "hr"
     description = "Human resources: employee directory with departments and managers, time-off balances and leave requests."
-    # Leave is time on the calendar, not a hire date or a deadline.
-    roles = {"leave_requests": {"start_date": "schedule", "end_date": "schedule"}}
+    # Leave is its own kind of date: it goes on the calendar, but no hire date or deadline becomes one
+    # (a purchase request's needed-by day is no one's leave).
+    roles = {"leave_requests": {"start_date": "absence", "end_date": "absence"}}
     tables = {
         "employees": Collection(Employee, "employee", "emp"),
         "departments": Collection(Department, "department", "dept"),
