@@ -103,6 +103,18 @@ def test_optional_window_and_status_list_do_not_empty_a_listing() -> None:
     assert by_status["total"] > 0 and all(i["status"] == "open" for i in by_status["items"])
 
 
+def test_an_exclusion_argument_is_an_option_not_a_field_of_the_records() -> None:
+    """`search_files(path, pattern, excludePatterns)`: what to leave out of a search is no attribute of a
+    file; before, every file carried an `exclude_patterns` list and the argument filtered on it."""
+    srv = server("files", tool("write_file", "Write a file.", {"path": S, "content": S}, ("path", "content")),
+                 tool("search_files", "Search files under a path.", {"path": S, "pattern": S,
+                      "excludePatterns": {"type": "array", "items": S}}, ("path", "pattern")))
+    plan = infer_plan(srv, "files")
+    search = next(t for t in plan.tools if t.name == "search_files")
+    assert {p.name: p.role for p in search.params}["excludePatterns"] == "option"
+    assert all(f.name != "exclude_patterns" for e in plan.entities for f in e.fields)
+
+
 def test_optional_filter_check_catches_days_as_an_exact_filter() -> None:
     plan = broken(TICKETS, "list_tickets")
     t = next(t for t in plan.tools if t.name == "list_tickets")

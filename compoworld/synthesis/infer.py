@@ -109,7 +109,7 @@ OPTION = {"format", "output_format", "response_format", "fields", "verbose", "de
           "headers", "encoding", "projection", "select", "random_string", "language_code", "lang", "return_format", "mode",
           "full", "full_page", "include", "exclude", "version_hint", "wait_until", "waituntil", "cache", "use_cache",
           "session_id", "sessionid", "context", "explain", "summary_only", "compact", "style", "theme", "stream"}
-OPTION_PREFIX = ("include_", "with_", "show_", "return_", "output_", "use_", "enable_", "disable_", "should_", "is_verbose")
+OPTION_PREFIX = ("include_", "exclude_", "ignore_", "skip_", "with_", "show_", "return_", "output_", "use_", "enable_", "disable_", "should_", "is_verbose")
 ID_SUFFIX = {"id", "ids", "identifier", "key", "keys", "uuid", "uuids", "number", "num", "no", "index", "idx", "slug", "code", "handle", "gid", "sid"}
 NAME_SUFFIX = {"name", "names", "path", "paths", "url", "urls", "title", "email"}
 NATURAL_KEYS = ["path", "file_path", "filepath", "filename", "file_name", "file", "url", "uri", "link", "symbol", "ticker", "email",
