@@ -12,26 +12,15 @@ Conventions (what TRL's trainers and the Hub's chat templates expect):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from compoworld.canonical import content_hash
 from compoworld.datasets.source import TaskRecord, TrajectoryRecord
-from compoworld.rollout.trajectory import SYSTEM_PROMPT
+from compoworld.rollout.trajectory import SYSTEM_PROMPT, loads_arguments
 from compoworld.services.environment import DiscoverMode
 
 Catalog = Callable[[Sequence[str], DiscoverMode], list[dict[str, Any]]]
-
-
-def _arguments(raw: Any) -> Any:
-    """Arguments as a JSON object; a string that is not valid JSON stays a string (as the model sent it)."""
-    if isinstance(raw, str):
-        try:
-            return json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            return raw
-    return raw if raw is not None else {}
 
 
 def trl_messages(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -47,7 +36,7 @@ def trl_messages(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             fn = c.get("function") or {}
             names[c.get("id", "")] = fn.get("name", "")
             calls.append({"id": c.get("id", ""), "type": "function",
-                          "function": {"name": fn.get("name", ""), "arguments": _arguments(fn.get("arguments"))}})
+                          "function": {"name": fn.get("name", ""), "arguments": loads_arguments(fn.get("arguments"))}})
         if calls:
             msg["tool_calls"] = calls
         if m["role"] == "tool":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +106,16 @@ def group_id(task_id: str, agent: str, model: str, seed: int, discover_mode: Dis
 def dumps_arguments(arguments: Any) -> str:
     # Not canonical on purpose: the arguments as the agent sent them, keys in its order.
     return orjson.dumps(arguments).decode()
+
+
+def loads_arguments(raw: Any) -> Any:
+    """Arguments as a JSON object; a string that is not valid JSON stays a string (as the model sent it)."""
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw) if raw.strip() else {}
+        except ValueError:
+            return raw
+    return raw if raw is not None else {}
 
 
 @dataclass

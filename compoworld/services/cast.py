@@ -213,6 +213,10 @@ class Cast:
         """email (lowercased) -> the person it belongs to."""
         return _by_email(self)
 
+    def by_name(self) -> dict[str, Person]:
+        """name (lowercased) -> a person of that name (of namesakes, the last in `everyone`)."""
+        return _by_name(self)
+
     def amount(self, rng: random.Random, kind: str) -> float:
         """An amount in the plausible range of its kind (`AMOUNTS`), rounded as people write it
         (salaries to 500, budgets to 1,000, prices to the cent)."""
@@ -226,6 +230,11 @@ class Cast:
 @lru_cache(maxsize=64)
 def _by_email(c: Cast) -> dict[str, Person]:
     return {p.email.lower(): p for p in c.everyone()}
+
+
+@lru_cache(maxsize=64)
+def _by_name(c: Cast) -> dict[str, Person]:
+    return {p.name.lower(): p for p in c.everyone()}
 
 
 @lru_cache(maxsize=64)

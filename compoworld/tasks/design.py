@@ -153,8 +153,7 @@ class Designer:
     def same_person(self, template: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         """A plant that sets a person's email also gets that person's name in the paired field (and
         the reverse): a cloned record must not pair one person's email with another's name."""
-        people = cast(self.seed).by_email()
-        names = {p.name.lower(): p for p in people.values()}
+        people, names = cast(self.seed).by_email(), cast(self.seed).by_name()
         out = dict(changes)
         for ef, nf in person_pairs({**template, **changes}):
             person = None
@@ -385,7 +384,7 @@ class Designer:
                 not self.in_role(stale, carry.sem, self.role(service, lk.collection, lk.key_field, carry.sem)):
             return
         if any(nf == lk.key_field for _, nf in person_pairs(rec)) and \
-                str(stale).strip().lower() not in {p.name.lower() for p in cast(self.seed).everyone()}:
+                str(stale).strip().lower() not in cast(self.seed).by_name():
             return  # a person's record keyed by what is no one's name
         value = self.fresh_value(service, lk.collection, out, avoid={rec.get(out)})
         if value is not None:

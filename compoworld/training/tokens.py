@@ -8,6 +8,8 @@ import math
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from compoworld.rollout.trajectory import loads_arguments
+
 
 class FitError(ValueError):
     """Rows that do not fit the training length; the message is one line saying what would fit."""
@@ -28,20 +30,11 @@ def row_messages(row: dict[str, Any]) -> list[dict[str, Any]]:
     for m in row["messages"]:
         calls = m.get("tool_calls")
         if calls:
-            calls = [dict(c, function=dict(c["function"], arguments=_decoded(c["function"].get("arguments"))))
+            calls = [dict(c, function=dict(c["function"], arguments=loads_arguments(c["function"].get("arguments"))))
                      for c in calls]
             m = dict(m, tool_calls=calls)
         out.append(m)
     return out
-
-
-def _decoded(arguments: Any) -> Any:
-    if not isinstance(arguments, str):
-        return arguments
-    try:
-        return json.loads(arguments)
-    except ValueError:  # a model's malformed arguments stay as it wrote them
-        return arguments
 
 
 def row_tokens(tokenizer: Any, row: dict[str, Any], chat_template: str | None = None) -> int:
