@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Mapping
 
 from compoworld.services.fake import FIRST, LAST, Company, Person, World, world
@@ -124,6 +124,7 @@ def _date_role(field: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=65536)  # a pure function of a class (its `roles` declaration) and names: asked per record by the designer
 def role_of(service_cls: Any, collection: str, field: str, sem: str) -> str:
     """The role of one field of a service's collection ("" when nothing says: generic)."""
     declared = (getattr(service_cls, "roles", None) or {}).get(collection, {}).get(field)
@@ -211,11 +212,20 @@ class Cast:
 
     def by_email(self) -> dict[str, Person]:
         """email (lowercased) -> the person it belongs to."""
-        return _by_email(self)
+        return self._by_email
 
     def by_name(self) -> dict[str, Person]:
         """name (lowercased) -> a person of that name (of namesakes, the last in `everyone`)."""
-        return _by_name(self)
+        return self._by_name
+
+    # Kept on the instance (a cache keyed by the Cast would hash every person of the world per call).
+    @cached_property
+    def _by_email(self) -> dict[str, Person]:
+        return {p.email.lower(): p for p in self.everyone()}
+
+    @cached_property
+    def _by_name(self) -> dict[str, Person]:
+        return {p.name.lower(): p for p in self.everyone()}
 
     def amount(self, rng: random.Random, kind: str) -> float:
         """An amount in the plausible range of its kind (`AMOUNTS`), rounded as people write it
@@ -225,16 +235,6 @@ class Cast:
             return float(rng.randint(int(lo), int(hi)))
         step = ROUNDING.get(kind, 0.01)
         return round(min(hi, max(lo, round(rng.uniform(lo, hi) / step) * step)), 2)
-
-
-@lru_cache(maxsize=64)
-def _by_email(c: Cast) -> dict[str, Person]:
-    return {p.email.lower(): p for p in c.everyone()}
-
-
-@lru_cache(maxsize=64)
-def _by_name(c: Cast) -> dict[str, Person]:
-    return {p.name.lower(): p for p in c.everyone()}
 
 
 @lru_cache(maxsize=64)

@@ -70,10 +70,11 @@ def parse_call(call: Any) -> tuple[str, Any]:
     """Accept a ToolCall, `{"name", "arguments"}` or an OpenAI `{"function": {...}}` tool call."""
     if isinstance(call, ToolCall):
         return call.name, call.arguments
-    if not isinstance(call, Mapping):
+    # `type(...) is dict` first: the common case, without the slower Mapping ABC check
+    if type(call) is not dict and not isinstance(call, Mapping):
         raise CallFormatError("a tool call must be an object with 'name' and 'arguments'")
     fn = call.get("function", call)
-    if not isinstance(fn, Mapping):
+    if type(fn) is not dict and not isinstance(fn, Mapping):
         raise CallFormatError("'function' must be an object with 'name' and 'arguments'")
     name = fn.get("name")
     if not isinstance(name, str) or not name:
@@ -223,7 +224,8 @@ class Environment:
 
     # -- state -------------------------------------------------------------------------------
     def state(self) -> State:
-        """A snapshot of the joint state (shallow copies; records are immutable)."""
+        """A snapshot of the joint state (free: the tables share their rows until their next write
+        copies them; records are immutable)."""
         return {name: svc.dump() for name, svc in self.services.items()}
 
     def state_hash(self) -> str:

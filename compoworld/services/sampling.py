@@ -19,7 +19,7 @@ import random
 import re
 from datetime import timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator, Mapping
 
 from compoworld.canonical import format_date, format_timestamp
 from compoworld.services.cast import PERSON_SEMS, record_role, role_of
@@ -76,6 +76,37 @@ def service_values(svc: Service) -> dict[str, list[Any]]:
     return pool
 
 
+class ValuePool(Mapping[str, list[Any]]):
+    """Several services' `service_values` read as one pool: a key's values are each service's in
+    turn (what merging them would give), joined when first asked for: a task designer reads a few
+    dozen of the hundreds of keys, so merging every list up front would copy thousands of values."""
+
+    def __init__(self, parts: list[dict[str, list[Any]]]) -> None:
+        self._parts = parts
+        self._joined: dict[str, list[Any]] = {}
+
+    def get(self, key: str, default: Any = None) -> Any:  # the usual lookup: a missing key raises nothing
+        values = self._joined.get(key)
+        if values is None:
+            found = [part[key] for part in self._parts if key in part]
+            if not found:
+                return default
+            values = self._joined[key] = [v for vs in found for v in vs]
+        return values
+
+    def __getitem__(self, key: str) -> list[Any]:
+        values = self.get(key)
+        if values is None:
+            raise KeyError(key)
+        return values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(k for part in self._parts for k in part))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 @lru_cache(maxsize=4096)
 def field_semantics(cls: type[Service]) -> dict[str, str]:
     """Record field name -> semantic type, from the service's tool output schemas."""
@@ -89,7 +120,7 @@ def field_semantics(cls: type[Service]) -> dict[str, str]:
 
 
 class _Sampler:
-    def __init__(self, env: Environment, rng: random.Random, pool: dict[str, list[Any]], service: str | None) -> None:
+    def __init__(self, env: Environment, rng: random.Random, pool: Mapping[str, list[Any]], service: str | None) -> None:
         self.env, self.rng, self.pool, self.service = env, rng, pool, service
         self.last_time: Any = None
 
@@ -153,7 +184,7 @@ class _Sampler:
         return f"{name.replace('_', ' ').capitalize()} {self.rng.randint(100, 999)}"
 
 
-def sample_arguments(spec: ToolSpec, env: Environment, rng: random.Random, pool: dict[str, list[Any]] | None = None,
+def sample_arguments(spec: ToolSpec, env: Environment, rng: random.Random, pool: Mapping[str, list[Any]] | None = None,
                      optional_p: float = 0.3, service: str | None = None) -> dict[str, Any]:
     """Required parameters always, optional ones with probability `optional_p`. Values of a semantic
     type come from the tool's own service first (a chat DM goes to a chat user), then the world."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, create_model
 
+from compoworld.canonical import format_timestamp
 from compoworld.services.clock import Clock
 from compoworld.services.tool import NotFoundError, ToolError, ToolSpec, spec_from_function, tool_meta
 
@@ -27,10 +29,11 @@ class Journal:
 
     def rollback(self) -> None:
         for table, key, old, seq in reversed(self.entries):
+            rows = table.owned()
             if old is _MISSING:
-                table.rows.pop(key, None)
+                rows.pop(key, None)
             else:
-                table.rows[key] = old
+                rows[key] = old
             table.seq = seq
             table.version += 1
             table._index.clear()
@@ -39,15 +42,19 @@ class Journal:
 
 class Table:
     """One collection of records keyed by `id`. Records are never mutated in place (copy on write),
-    so a snapshot is a shallow copy and an undo is a pointer swap."""
+    so an undo is a pointer swap. The `rows` dict itself is copied on write too: a snapshot shares it
+    (`snapshot`), and the first write after that works on a copy, so a snapshot is free and stays as taken."""
 
-    __slots__ = ("name", "entity", "prefix", "rows", "_seq", "journal", "version", "_orders", "_index")
+    __slots__ = ("name", "entity", "prefix", "rows", "_shared", "pristine", "_seq", "journal", "version", "_orders", "_index")
 
-    def __init__(self, name: str, entity: str, prefix: str, rows: dict[str, Record], journal: Journal) -> None:
+    def __init__(self, name: str, entity: str, prefix: str, rows: dict[str, Record], journal: Journal,
+                 shared: bool = False) -> None:
         self.name = name
         self.entity = entity
         self.prefix = prefix
         self.rows = rows
+        self._shared = shared  # `rows` is also held elsewhere (a snapshot, a loaded state): copy before writing
+        self.pristine = True  # nothing changed since it was made: only caches of `rows` were added
         self.journal = journal
         self._seq = 0  # 0 = not yet known: found from the ids on first use (most tables are only read)
         self.version = 0  # bumped on every write and undo: invalidates cached orderings
@@ -64,6 +71,7 @@ class Table:
     @seq.setter
     def seq(self, value: int) -> None:
         self._seq = value
+        self.pristine = False
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -128,14 +136,31 @@ class Table:
     def new_id(self) -> str:
         return f"{self.prefix}_{self.seq:04d}"
 
+    def snapshot(self) -> dict[str, Record]:
+        """The rows as they are now, shared with this table: its next write copies them first."""
+        self._shared = True
+        return self.rows
+
+    def owned(self) -> dict[str, Record]:
+        """The rows, safe to change in place: copied first while a snapshot shares them."""
+        if self._shared:
+            self.rows = dict(self.rows)
+            self._shared = False
+        self.pristine = False
+        return self.rows
+
     def _write(self, key: str, value: Any) -> None:
-        old = self.rows.get(key, _MISSING)
-        self.journal.entries.append((self, key, old, self.seq))
+        rows = self.owned()
+        old = rows.get(key, _MISSING)
+        # An update keeps the ids, so the next id number, when not known yet (0), may stay so: it
+        # follows from the same ids whenever it is needed (finding it scans every id of the table).
+        seq = self._seq if old is not _MISSING and value is not _MISSING else self.seq
+        self.journal.entries.append((self, key, old, seq))
         self.version += 1
         if value is _MISSING:
-            del self.rows[key]
+            del rows[key]
         else:
-            self.rows[key] = value
+            rows[key] = value
         if self._index:
             self._reindex(key, old, value)
 
@@ -165,7 +190,7 @@ class Table:
     def place(self, record: Record) -> Record:
         """Put a record into the world outside any tool call (a task designer's plant): not journaled,
         but caches are invalidated like for any write."""
-        self.rows[record["id"]] = record
+        self.owned()[record["id"]] = record
         self.seq = max(self.seq, _seq_of(self.prefix, record["id"]) + 1)
         self.version += 1
         self._index.clear()
@@ -188,7 +213,10 @@ def _seq_of(prefix: str, key: str) -> int:
 
 
 def _next_seq(prefix: str, rows: dict[str, Record]) -> int:
-    return max((_seq_of(prefix, k) for k in rows), default=0) + 1
+    """One more than the largest `_seq_of` the ids give (inlined: it runs over every id of a table)."""
+    head = prefix + "_"
+    n = len(head)
+    return max((int(k[n:]) for k in rows if k.startswith(head) and k[n:].isdigit()), default=0) + 1
 
 
 class _ScanIndex(dict):
@@ -201,6 +229,9 @@ class _ScanIndex(dict):
     def get(self, value: Any, default: Any = None) -> Any:
         hits = {k: r for k, r in self.table.rows.items() if r.get(self.field) == value}
         return hits or default
+
+
+_timestamp = lru_cache(maxsize=4096)(format_timestamp)  # the text of a clock instant (see `Service.now`)
 
 
 class Context:
@@ -296,14 +327,22 @@ class Service:
 
     # -- state ----------------------------------------------------------------------------------
     def load(self, data: dict[str, dict[str, Record]]) -> None:
-        """Install a state (collection -> id -> record). Records are shared, never copied: they are immutable."""
-        self.db = {
-            coll: Table(coll, c.entity, c.prefix, dict(data.get(coll, {})), self.ctx.journal)
-            for coll, c in self.tables.items()
-        }
+        """Install a state (collection -> id -> record). Records are shared, never copied: they are
+        immutable; so are the collections' dicts, until a write copies them (see `Table`). A table
+        made from the very dict given and unchanged since is kept, with its indexes: it is the table
+        loading that dict again would make (rewinding to a snapshot mostly finds such tables)."""
+        old, self.db = self.db, {}
+        for coll, c in self.tables.items():
+            rows = data.get(coll)
+            table = old.get(coll)
+            if table is None or table.rows is not rows or not table.pristine:
+                shared = type(rows) is dict
+                table = Table(coll, c.entity, c.prefix, rows if shared else dict(rows or {}), self.ctx.journal, shared)
+            self.db[coll] = table
 
     def dump(self) -> dict[str, dict[str, Record]]:
-        return {coll: dict(t.rows) for coll, t in self.db.items()}
+        """The state (collection -> id -> record): snapshots that later writes leave as they are."""
+        return {coll: t.snapshot() for coll, t in self.db.items()}
 
     @classmethod
     def validate_state(cls, data: dict[str, Any]) -> dict[str, dict[str, Record]]:
@@ -320,7 +359,8 @@ class Service:
         return self.db[name]
 
     def now(self) -> str:
-        return self.ctx.clock.now()
+        """`ctx.clock.now()`, formatted once per instant: replays of a plan stamp the same instants again."""
+        return _timestamp(self.ctx.clock.datetime())
 
     def today(self) -> str:
         return self.ctx.clock.today()

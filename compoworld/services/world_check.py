@@ -73,6 +73,7 @@ def _records(rows: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]
                         yield f"{rid}.{f}[{i}]", item
 
 
+@lru_cache(maxsize=4096)  # asked for every field of every record: a pure function of the name
 def past_field(name: str) -> bool:
     """Does this field record something that already happened?"""
     if name in FUTURE_FIELDS or "due" in name or name.startswith(("effective", "scheduled", "next_")):
@@ -143,6 +144,11 @@ def role_violations(state_by_service: Mapping[str, Any]) -> list[str]:
 
 def world_violations(state_by_service: Mapping[str, Any], today: str) -> list[str]:
     """Every violation of the cross-service invariants in a world's state (see the module docstring)."""
+    return world_summary(state_by_service, today)[0]
+
+
+def world_summary(state_by_service: Mapping[str, Any], today: str) -> tuple[list[str], dict[str, set[str]]]:
+    """`world_violations` and `email_names` of a state, from one pass over its records."""
     out: list[str] = role_violations(state_by_service)
     names: dict[str, dict[str, list[str]]] = {}  # email -> name (lowercased) -> where
     shown: dict[str, str] = {}
@@ -175,7 +181,7 @@ def world_violations(state_by_service: Mapping[str, Any], today: str) -> list[st
             seen = "; ".join(f"{shown[n]!r} in {places[0]}" + (f" (+{len(places) - 1})" if len(places) > 1 else "")
                              for n, places in sorted(by_name.items()))
             out.append(f"email_name: {email}: {seen}")
-    return out
+    return out, {email: set(by_name) for email, by_name in names.items()}
 
 
 def violation_kinds(violations: list[str]) -> dict[str, int]:
@@ -202,8 +208,8 @@ def added_violations(added: Mapping[str, Any], today: str, world_names: Mapping[
     """Violations that records added to a world bring in (a task's planted records): their own
     (`future_timestamp`, `name_path`, `slug_name`, disagreements among them) plus `email_name` where an
     added record gives an email another name than the world does (`world_names`: `email_names(world)`)."""
-    out = world_violations(added, today)
-    for email, names in sorted(email_names(added).items()):
+    out, added_names = world_summary(added, today)
+    for email, names in sorted(added_names.items()):
         known = world_names.get(email, set())
         if known and names - known:
             out.append(f"email_name: {email}: {sorted(names - known)} added where the world says {sorted(known)}")

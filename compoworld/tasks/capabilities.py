@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from compoworld.tasks.model import PlanStep, Task
-from compoworld.tasks.solution import applies, variables
+from compoworld.tasks.solution import applies, cond_variables, variables
 
 DATE_PREFIX = 4  # an ISO date or datetime starts with a four-digit year
 
@@ -85,7 +85,7 @@ def _cross_service(task: Task) -> bool:
     for s in task.plan:
         if s.purpose == "lookup":
             continue
-        used = variables(s.arguments) | {n for c in s.when for n in variables(c.model_dump())}
+        used = variables(s.arguments) | {n for c in s.when for n in cond_variables(c)}
         if any(rules.get(v, s.service) != s.service for v in used):
             return True
     return False

@@ -51,20 +51,26 @@ _DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%d %B %Y", "%d %b %Y", "%B
 _DATE_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{4}|\d{1,2} [A-Za-z]{3,9}\.? \d{4}|[A-Za-z]{3,9}\.? \d{1,2},? \d{4}")
 
 
-def _numbers(text: str) -> list[float]:
-    return [float(m.replace(",", "")) for m in _NUMBER.findall(text)]
+@lru_cache(maxsize=4096)  # like `_dates`: the same closing message is read for every number it must state
+def _numbers(text: str) -> tuple[float, ...]:
+    return tuple(float(m.replace(",", "")) for m in _NUMBER.findall(text))
 
 
 @lru_cache(maxsize=4096)  # the probe scores the same closing message against many mutants
 def _dates(text: str) -> frozenset[date]:
+    return frozenset(d for m in _DATE_TEXT.findall(text) for d in _date_readings(m))
+
+
+@lru_cache(maxsize=4096)  # messages that differ (mutants' reports) still state the same dates
+def _date_readings(m: str) -> frozenset[date]:
+    """Every date one date-like piece of text reads as, in any of the formats."""
     out: set[date] = set()
-    for m in _DATE_TEXT.findall(text):
-        m = m.replace(".", "") if m[:1].isalpha() else m
-        for fmt in _DATE_FORMATS:
-            try:
-                out.add(datetime.strptime(m.strip(), fmt).date())
-            except ValueError:
-                continue
+    m = m.replace(".", "") if m[:1].isalpha() else m
+    for fmt in _DATE_FORMATS:
+        try:
+            out.add(datetime.strptime(m.strip(), fmt).date())
+        except ValueError:
+            continue
     return frozenset(out)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,7 @@ from compoworld.services.cast import EXTERNAL, PERSON_ROLES, cast, fits, role_of
 from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.world_check import person_pairs
 from compoworld.services.environment import Environment
-from compoworld.services.sampling import END_WORDS, sample_arguments, service_values
+from compoworld.services.sampling import END_WORDS, ValuePool, sample_arguments, service_values
 from compoworld.services.service import Service
 from compoworld.tasks.capabilities import chained
 from compoworld.tasks.checks import evaluate, matching
@@ -105,11 +106,22 @@ class Designer:
         self.d.plan.append(step)
         return obs.data
 
+    def planted_start(self) -> dict[str, Any]:
+        """The state the task starts in: the seeded world with the plants so far (only the
+        collections that have plants are copied)."""
+        start = {svc: dict(colls) for svc, colls in self.d.initial.items()}
+        copied: set[tuple[str, str]] = set()
+        for p in self.d.planted:
+            svc, coll = p["service"], p["collection"]
+            if (svc, coll) not in copied:
+                copied.add((svc, coll))
+                start[svc][coll] = dict(start[svc][coll])
+            start[svc][coll][p["record"]["id"]] = p["record"]
+        return start
+
     def replays(self) -> bool:
         """Does the plan, run in a fresh world with the plants so far, discover what the design did?"""
-        start = {svc: {c: dict(rows) for c, rows in colls.items()} for svc, colls in self.d.initial.items()}
-        for p in self.d.planted:
-            start[p["service"]][p["collection"]][p["record"]["id"]] = p["record"]
+        start = self.planted_start()
         if self._fresh is None:
             self._fresh = Environment([type(svc) for svc in self.d.env.services.values()], seed=self.seed)
         env = self._fresh  # rewound to the start, as a fresh environment would be (ids follow from the rows)
@@ -293,9 +305,10 @@ class Designer:
             seeded = self.d.initial.get(service, {}).get(lk.collection, {})
             rows = [r for r in self.table(service, lk.collection) if isinstance(r.get(lk.key_field), str) and r["id"] in seeded]
             self.rng.shuffle(rows)
+            per_key = Counter(r[lk.key_field].lower() for r in rows)  # records per key: a key must name one
             for rec in rows[:12]:
                 key = rec[lk.key_field]
-                if sum(1 for r in rows if str(r.get(lk.key_field)).lower() == key.lower()) != 1:
+                if per_key[key.lower()] != 1:
                     continue
                 usable = [f for f in fields if self.usable(service, lk.collection, f, rec.get(f))]
                 if not usable:
@@ -451,7 +464,7 @@ class Designer:
         del self.d.planted[n_plant:]
         self.d.bindings, self.d.stale, self.d.read_records = bindings, stale, reads
         for name, svc in self.d.env.services.items():
-            if any(t.rows != state[name][c] for c, t in svc.db.items()):
+            if any(t.rows is not state[name][c] and t.rows != state[name][c] for c, t in svc.db.items()):
                 svc.load(state[name])
 
     def _try_action(self, i: int, service: str, act: Action, param: str, carry: Carry) -> None:
@@ -711,8 +724,9 @@ class Designer:
         taken = {str(r.get(fld)).lower() for r in self.table(service, coll)}
         role = self.role(service, coll, fld, sem)  # an assignee's email is one of ours, a customer's a customer's
         pool: list[Any] = []
+        emails = sem == "email"  # `in_role` holds for every other type
         for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(f"{sem}#{fld}", []), self.pool.get(sem, [])):
-            pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken and self.in_role(v, sem, role)]
+            pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken and (not emails or self.in_role(v, sem, role))]
         if pool:
             return self.rng.choice(pool)
         if isinstance(current, str) and "@" in current:  # still an address: another mailbox of the same domain
@@ -983,9 +997,7 @@ class Designer:
 
     def reject_goals_holding_initially(self) -> None:
         """A goal that holds before the agent acts teaches nothing: try another walk instead."""
-        start = {svc: {c: dict(rows) for c, rows in colls.items()} for svc, colls in self.d.initial.items()}
-        for p in self.d.planted:
-            start[p["service"]][p["collection"]][p["record"]["id"]] = p["record"]
+        start = self.planted_start()
         if any(evaluate(c.check, start, start) for c in self.d.criteria if c.kind == "goal" and c.check.kind != "answer_mentions"):
             raise DesignError("goal holds initially")
 
@@ -1055,19 +1067,18 @@ class Designer:
 _POOLS: dict[tuple[tuple[str, ...], int], dict[str, list[Any]]] = {}
 
 
-def _pool(env: Environment, names: tuple[str, ...], seed: int) -> dict[str, list[Any]]:
-    """The value pool of a freshly seeded environment: merged from per-service pools, which depend
-    only on the service and the seed (so they are computed once)."""
-    pool: dict[str, list[Any]] = {}
+def _pool(env: Environment, names: tuple[str, ...], seed: int) -> ValuePool:
+    """The value pool of a freshly seeded environment: per-service pools, which depend only on the
+    service and the seed (so they are computed once), read as one."""
+    parts: list[dict[str, list[Any]]] = []
     for name in names:
         key = ((name,), seed)
         if key not in _POOLS:
             if len(_POOLS) > 4096:
                 _POOLS.clear()
             _POOLS[key] = service_values(env.services[name])
-        for k, values in _POOLS[key].items():
-            pool.setdefault(k, []).extend(values)
-    return pool
+        parts.append(_POOLS[key])
+    return ValuePool(parts)
 
 
 def _after(value: Any, sem: str) -> Any:

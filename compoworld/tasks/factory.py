@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from pydantic import BaseModel, Field
 
@@ -136,22 +136,27 @@ def _hidden(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
     return hidden
 
 
-def draw_walks(index: int, cfg: TaskConfig, graph: Any, sets: list[list[str]] | None = None) -> list[WalkDraw]:
+def iter_walks(index: int, cfg: TaskConfig, graph: Any, sets: list[list[str]] | None = None) -> Iterator[WalkDraw]:
     """The walks task `index` may be designed from, in the order the designer tries them: up to
-    `design_attempts` draws from the task's own seeded stream, each with the world it is set in."""
+    `design_attempts` draws from the task's own seeded stream, each with the world it is set in.
+    Lazy: the designer stops at the first walk it can instantiate, and the later draws do not
+    change the earlier ones."""
     rng = random.Random(f"task/{cfg.seed}/{index}")
-    draws: list[WalkDraw] = []
     for attempt in range(cfg.design_attempts):
         chosen = sets[(index + attempt * 7919) % len(sets)] if sets else None
         walk = sample_walk(graph, rng, cfg.walk, chosen)
         if walk is None:
             continue
         draw = WalkDraw(index=index, attempt=attempt, walk=walk, world=rng.randrange(cfg.world_seeds))
-        draws.append(draw.model_copy(update={"id": draw.content_id()}))
-    return draws
+        yield draw.model_copy(update={"id": draw.content_id()})
 
 
-def design_task(index: int, draws: list[WalkDraw], cfg: TaskConfig, classes: dict[str, type[Service]]) -> Task:
+def draw_walks(index: int, cfg: TaskConfig, graph: Any, sets: list[list[str]] | None = None) -> list[WalkDraw]:
+    """Every walk of `iter_walks` (what the walk stage stores)."""
+    return list(iter_walks(index, cfg, graph, sets))
+
+
+def design_task(index: int, draws: Iterable[WalkDraw], cfg: TaskConfig, classes: dict[str, type[Service]]) -> Task:
     """Design one task from its walk draws: the first draw the designer can instantiate wins; when
     none can, the last reason is raised."""
     reason = "no walk"
@@ -234,8 +239,9 @@ class Factory:
     def draw(self, index: int) -> list[WalkDraw]:
         return draw_walks(index, self.cfg, self.graph, self.sets)
 
-    def make(self, index: int, draws: list[WalkDraw] | None = None) -> Task | Rejection:
-        draws = self.draw(index) if draws is None else draws
+    def make(self, index: int, draws: Iterable[WalkDraw] | None = None) -> Task | Rejection:
+        if draws is None:  # drawn lazily: only as many as the designer tries
+            draws = iter_walks(index, self.cfg, self.graph, self.sets)
         try:
             task = design_task(index, draws, self.cfg, self.classes)
         except DesignError as exc:
@@ -305,34 +311,21 @@ def library_of(tasks: list[Task]) -> dict[str, type[Service]]:
     return all_services("all")
 
 
-def world_report(tasks: list[Task], classes: dict[str, type[Service]]) -> list[str]:
-    """Invariant violations of the seeded worlds the tasks are set in: each distinct world seed with
-    every service of the library (the plants a task adds are not part of the world)."""
+def world_reports(tasks: list[Task], classes: dict[str, type[Service]]) -> tuple[list[str], list[str]]:
+    """Invariant violations of the seeded worlds the tasks are set in (each distinct world seed with
+    every service of the library: the plants a task adds are not part of the world), and those the
+    tasks' planted records bring into their world. Each world is read once, for both."""
     from compoworld.services.service import Context
-    from compoworld.services.world_check import world_violations
+    from compoworld.services.world_check import added_violations, world_summary
 
-    out: list[str] = []
+    worlds: dict[int, tuple[list[str], dict[str, set[str]]]] = {}
     for seed in sorted({t.seed for t in tasks}):
         state = {name: generated_state(cls, seed) for name, cls in sorted(classes.items())}
-        out += [f"world {seed}: {v}" for v in world_violations(state, Context(seed).clock.today())]
-    return out
-
-
-def planted_report(tasks: list[Task], classes: dict[str, type[Service]]) -> list[str]:
-    """Invariant violations the tasks' planted records bring into their seeded worlds (each task
-    against the world of its seed: every service of the library)."""
-    from compoworld.services.service import Context
-    from compoworld.services.world_check import added_violations, email_names
-
-    names: dict[int, dict[str, set[str]]] = {}
-    out: list[str] = []
-    for t in tasks:
-        if not t.initial_state:
-            continue
-        if t.seed not in names:
-            names[t.seed] = email_names({n: generated_state(cls, t.seed) for n, cls in classes.items()})
-        out += [f"{t.id}: {v}" for v in added_violations(t.initial_state, Context(t.seed).clock.today(), names[t.seed])]
-    return out
+        worlds[seed] = world_summary(state, Context(seed).clock.today())
+    found = [f"world {seed}: {v}" for seed, (violations, _) in worlds.items() for v in violations]
+    planted = [f"{t.id}: {v}" for t in tasks if t.initial_state
+               for v in added_violations(t.initial_state, Context(t.seed).clock.today(), worlds[t.seed][1])]
+    return found, planted
 
 
 def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
@@ -356,8 +349,7 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
             acc[0] += m
             acc[1] += k
     classes = classes if classes is not None else library_of(tasks)
-    worlds = world_report(tasks, classes)
-    planted = planted_report(tasks, classes)
+    worlds, planted = world_reports(tasks, classes)
     return FactoryReport(
         designed=len(tasks) + sum(r.phase == "probe" for r in rejected),
         accepted=len(tasks),

@@ -36,7 +36,7 @@ from compoworld.tasks.design_types import Carry, DesignError, joinable as _joina
 from compoworld.tasks.explore import Action, Lookup
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Cond, Extract, PlanStep, ReportItem, Where
-from compoworld.tasks.solution import variables
+from compoworld.tasks.solution import cond_variables, variables
 
 if TYPE_CHECKING:
     from compoworld.tasks.design import Designer
@@ -256,7 +256,7 @@ def prune(designer: Designer, step: PlanStep) -> None:
     """Keep only the reads the work uses (a branch, a write, the report): nothing read dangles."""
     used = {v for it in designer.d.report for v in it.vars}
     for st in designer.d.plan:
-        used |= variables(st.arguments) | {n for c in st.when for n in variables(c.model_dump())}
+        used |= variables(st.arguments) | {n for c in st.when for n in cond_variables(c)}
     for ex in step.extract:
         if ex.var not in used:
             designer.d.bindings.pop(ex.var, None)

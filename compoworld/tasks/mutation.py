@@ -30,9 +30,10 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, Mapping
 
 from compoworld.services.environment import Environment
+from compoworld.services.sampling import ValuePool
 from compoworld.services.service import Service
 from compoworld.tasks.checks import evaluate, same
 from compoworld.tasks.design_types import older_revision
@@ -65,7 +66,7 @@ class MutationResult:
                 "survivors": self.survivors, "mutants_by_kind": self.by_kind}
 
 
-def wrong_value(value: Any, sem: str, pool: dict[str, list[Any]]) -> Any:
+def wrong_value(value: Any, sem: str, pool: Mapping[str, list[Any]]) -> Any:
     """A plausible wrong value for an argument: None when there is no sensible one."""
     if isinstance(value, bool) or value is None:
         return None
@@ -114,7 +115,7 @@ def _superseded_values(task: Task) -> dict[str, str]:
 
 
 def derive_mutants(task: Task, classes: dict[str, type[Service]], bindings: dict[str, Any],
-                   pool: dict[str, list[Any]]) -> list[Mutant]:
+                   pool: Mapping[str, list[Any]]) -> list[Mutant]:
     """The mutants of a task's reference plan (`bindings`: what the reference run discovered)."""
     plan = task.plan
     out: list[Mutant] = []
@@ -155,7 +156,7 @@ def derive_mutants(task: Task, classes: dict[str, type[Service]], bindings: dict
     return out
 
 
-def _wrong_report(value: Any, bindings: dict[str, Any], pool: dict[str, list[Any]]) -> Any:
+def _wrong_report(value: Any, bindings: dict[str, Any], pool: Mapping[str, list[Any]]) -> Any:
     """A wrong value to report in place of `value`: another number, or a text of the same kind that
     does not contain it (another email, another value the agent saw), so a report with it is wrong."""
     if not isinstance(value, str):
@@ -194,12 +195,20 @@ def _decoy_mutants(task: Task, bindings: dict[str, Any]) -> list[Mutant]:
 
 def answer_of(task: Task, bindings: dict[str, Any], stated: dict[int, Any] | None = None) -> str:
     """The closing report a run with these bindings writes (`stated` overrides or drops items)."""
+    return _closing(task, _said(task, bindings, stated))
+
+
+def _said(task: Task, bindings: dict[str, Any], stated: dict[int, Any] | None) -> list[tuple[int, Any]]:
+    """(report item, its value) for each item the closing report states."""
+    stated = stated or {}
+    return [(i, stated.get(i, report_value(it, bindings))) for i, it in enumerate(task.report)
+            if not (i in stated and stated[i] is None)]
+
+
+def _closing(task: Task, said: list[tuple[int, Any]]) -> str:
     if not task.report:
         return ""
-    stated = stated or {}
-    pairs = [(it, stated.get(i, report_value(it, bindings))) for i, it in enumerate(task.report)
-             if not (i in stated and stated[i] is None)]
-    return closing_text([p[0] for p in pairs], [p[1] for p in pairs], random.Random(0))
+    return closing_text([task.report[i] for i, _ in said], [v for _, v in said], random.Random(0))
 
 
 def _untimed(rec: Any) -> Any:
@@ -265,13 +274,28 @@ def _first_change(reference: list[PlanStep], mutant: Mutant) -> int:
     """The first step where the mutant's run can differ from the reference's."""
     k = 0
     while k < min(len(reference), len(mutant.plan)) and reference[k] is mutant.plan[k] and \
-            not any(ex.var in mutant.overrides for ex in reference[k].extract):
+            not (mutant.overrides and any(ex.var in mutant.overrides for ex in reference[k].extract)):
         k += 1
     return k
 
 
+def _rejoin(reference: list[PlanStep], plan: list[PlanStep], k: int, bindings: dict[str, Any]) -> int | None:
+    """The reference step from which a run of `plan` from its step k (with these values found) makes
+    the reference's calls, or None. A step the values rule out changes nothing (no call, no value
+    found), so a mutant whose changes are all in such steps runs as the reference does from the
+    next step either takes on."""
+    i = j = k
+    while i < len(reference) and not applies(reference[i], bindings):
+        i += 1
+    while j < len(plan) and not applies(plan[j], bindings):
+        j += 1
+    if len(reference) - i == len(plan) - j and all(a is b for a, b in zip(reference[i:], plan[j:])):
+        return i
+    return None
+
+
 def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environment, start: dict[str, Any],
-                  reference_final: dict[str, Any], bindings: dict[str, Any], pool: dict[str, list[Any]]) -> MutationResult:
+                  reference_final: dict[str, Any], bindings: dict[str, Any], pool: Mapping[str, list[Any]]) -> MutationResult:
     """Replay every mutant and score it against the rubric. `env` is an environment of the task (any
     state: it is rewound); each mutant starts from a snapshot of the reference run taken just before
     its first changed step, which is what a fresh environment replaying the mutant would reach."""
@@ -290,23 +314,39 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
         if k < len(task.plan):
             _replay([task.plan[k]], env, run, {})
     reference_answer = answer_of(task, bindings)
+    answers: dict[tuple[Any, ...], str] = {}  # closing reports by what they state (mutants mostly state the same)
+    # The reference's run from a step on (its final state and values), for mutants that rejoin it there:
+    # replayed once for all of them (their snapshots, between steps that change nothing, are the same).
+    resumed: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
     for m, k in zip(mutants, starts):
         snap = snaps[k]
         run = dict(snap.bindings)
-        if k < len(task.plan) or m.overrides:
+        if k >= len(task.plan) and not m.overrides:  # a report mutant: the same work, another closing message
+            final = reference_final
+        elif not m.overrides and (back := _rejoin(task.plan, m.plan, k, snap.bindings)) is not None:
+            if back not in resumed:
+                rewind(env, snap)
+                _replay(task.plan[back:], env, run, {})
+                resumed[back] = env.state(), run
+            final, run = resumed[back]
+        else:
             rewind(env, snap)
             _replay(m.plan[k:], env, run, m.overrides)
             final = env.state()
-        else:  # a report mutant: the same work, another closing message
-            final = reference_final
-        answer = answer_of(task, run, m.report)
+        said = _said(task, run, m.report)
+        key = tuple((i, type(v), repr(v)) for i, v in said)  # how a value is written follows from these (1 vs 1.0)
+        answer = answers.get(key)
+        if answer is None:
+            answer = answers[key] = _closing(task, said)
         changed, same_work = differing(final, reference_final)
         if same_work and answer == reference_answer:
             result.equivalent += 1
             continue
-        # The reference passes every criterion: one over collections the mutant left as the reference did passes too.
+        # The reference passes every criterion: one over collections the mutant left as the reference did
+        # passes too, and so does a report criterion when the mutant writes the reference's report.
+        other_report = answer != reference_answer
         killed = not all(evaluate(c.check, start, final, answer) for c in task.rubric
-                         if c.check.kind == "answer_mentions" or _touches(c.check, changed))
+                         if (other_report if c.check.kind == "answer_mentions" else _touches(c.check, changed)))
         result.mutants += 1
         result.killed += killed
         counts = result.by_kind.setdefault(m.kind, [0, 0])
@@ -317,7 +357,7 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
     return result
 
 
-def seeded_pool(classes: dict[str, type[Service]], names: list[str], seed: int) -> dict[str, list[Any]]:
+def seeded_pool(classes: dict[str, type[Service]], names: list[str], seed: int) -> ValuePool:
     """Values of each semantic type in the seeded world (shared with the designer's cache), for wrong values."""
     from compoworld.tasks.design import _POOLS, _pool
 
@@ -325,8 +365,4 @@ def seeded_pool(classes: dict[str, type[Service]], names: list[str], seed: int) 
     env = Environment([classes[n] for n in missing], seed=seed) if missing else None
     if env is not None:
         _pool(env, tuple(missing), seed)
-    pool: dict[str, list[Any]] = {}
-    for n in names:
-        for k, values in _POOLS[((n,), seed)].items():
-            pool.setdefault(k, []).extend(values)
-    return pool
+    return ValuePool([_POOLS[((n,), seed)] for n in names])

@@ -12,7 +12,7 @@ import networkx as nx
 
 from compoworld.tasks.checks import same
 from compoworld.tasks.model import PlanStep, Task
-from compoworld.tasks.solution import variables
+from compoworld.tasks.solution import cond_variables, variables
 
 WRITES = ("write", "update")
 
@@ -30,6 +30,7 @@ def dangling_lookups(task: Task) -> int:
 def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[Any], bindings: dict[str, Any]) -> list[str]:
     """The variables `dangling_lookups` counts, in plan order."""
     feeds: dict[str, bool] = {}
+    refs = [step_refs(step) for step in plan]  # once per step, not once per (variable, later step)
     for k in range(len(plan) - 1, -1, -1):  # later steps first: a var's use is always after its binding
         step = plan[k]
         for ex in step.extract:
@@ -37,12 +38,11 @@ def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[An
             if var in feeds:
                 continue
             used = var in reported
-            for later in plan[k + 1:]:
+            for j in range(k + 1, len(plan)):
                 if used:
                     break
-                refs = variables(later.arguments) | {n for e in later.extract for n in variables(e.match)}
-                refs |= {n for c in later.when for n in variables(c.model_dump())}
-                if var not in refs:
+                later = plan[j]
+                if var not in refs[j]:
                     continue
                 if later.purpose in WRITES or any(feeds.get(e.var, False) for e in later.extract):
                     used = True
@@ -53,6 +53,12 @@ def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[An
             feeds[var] = used
     order = [ex.var for step in plan for ex in step.extract]
     return [v for v in order if not feeds.get(v, True)]
+
+
+def step_refs(step: PlanStep) -> set[str]:
+    """The variables a step refers to: in its arguments, its extractions' matches and its conditions."""
+    refs = variables(step.arguments) | {n for e in step.extract for n in variables(e.match)}
+    return refs | {n for c in step.when for n in cond_variables(c)}
 
 
 def environment_rule(task: Task) -> bool:

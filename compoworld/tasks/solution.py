@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping
 
 from compoworld.services.environment import Environment, Observation
@@ -11,10 +13,15 @@ from compoworld.tasks.checks import same
 from compoworld.tasks.model import Cond, Extract, PlanStep, ReportItem
 
 
+def is_var(value: dict[str, Any]) -> bool:
+    """Is a dict a reference `{"$var": name}`? (What `set(value) == {"$var"}` says, without building a set.)"""
+    return len(value) == 1 and "$var" in value
+
+
 def resolve(value: Any, bindings: Mapping[str, Any]) -> Any:
     """`{"$var": name}` -> the bound value; containers are resolved element-wise."""
     if isinstance(value, dict):
-        if set(value) == {"$var"}:
+        if len(value) == 1 and "$var" in value:  # `is_var`, inlined: this runs for every argument of every call
             return bindings.get(value["$var"])
         return {k: resolve(v, bindings) for k, v in value.items()}
     if isinstance(value, list):
@@ -25,7 +32,7 @@ def resolve(value: Any, bindings: Mapping[str, Any]) -> Any:
 def literal_strings(value: Any) -> list[str]:
     """The strings an argument states outright (not `{"$var": ...}` references), in order."""
     if isinstance(value, dict):
-        return [] if set(value) == {"$var"} else [s for v in value.values() for s in literal_strings(v)]
+        return [] if is_var(value) else [s for v in value.values() for s in literal_strings(v)]
     if isinstance(value, list):
         return [s for v in value for s in literal_strings(v)]
     return [value] if isinstance(value, str) else []
@@ -34,10 +41,15 @@ def literal_strings(value: Any) -> list[str]:
 def variables(value: Any) -> set[str]:
     """The variables an argument refers to."""
     if isinstance(value, dict):
-        return {value["$var"]} if set(value) == {"$var"} else {n for v in value.values() for n in variables(v)}
+        return {value["$var"]} if is_var(value) else {n for v in value.values() for n in variables(v)}
     if isinstance(value, list):
         return {n for v in value for n in variables(v)}
     return set()
+
+
+def cond_variables(cond: Cond) -> set[str]:
+    """The variables a condition refers to: `variables(cond.model_dump())`, without serializing it."""
+    return variables(cond.left) | variables(cond.right) | {n for c in cond.among for n in cond_variables(c)}
 
 
 def pick(data: Any, ex: Extract, bindings: Mapping[str, Any], choose: int = 0) -> Any:
@@ -52,7 +64,15 @@ def pick(data: Any, ex: Extract, bindings: Mapping[str, Any], choose: int = 0) -
         others = hits[1:] + [it for it in items if isinstance(it, dict) and it not in hits]
         hits = others or hits
         hit = hits[0] if hits else None
-    else:  # the first match is all a careful reader takes: stop there (observations list many records)
+    # Else the first match is all a careful reader takes: stop there (observations list many records).
+    elif len(want) == 1 and isinstance(want[0][1], str):  # the usual lookup, by one text: `same`, the text normalized once
+        key, text = want[0][0], want[0][1].strip().lower()
+        hit = None
+        for it in items:
+            if isinstance(it, dict) and isinstance(v := it.get(key), str) and v.strip().lower() == text:
+                hit = it
+                break
+    else:
         hit = next((it for it in items if isinstance(it, dict) and all(same(it.get(k), v) for k, v in want)), None)
     if hit is None:
         return None
@@ -70,12 +90,17 @@ def number(value: Any) -> float | None:
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
-        text = value.replace(",", "").replace("$", "").strip()
-        try:
-            return float(text)
-        except ValueError:
-            return None
+        return _text_number(value)
     return None
+
+
+@lru_cache(maxsize=65536)  # branch conditions compare the same values in every replay of a plan
+def _text_number(value: str) -> float | None:
+    text = value.replace(",", "").replace("$", "").strip()
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def _cmp(a: Any, b: Any) -> tuple[Any, Any] | None:
@@ -89,30 +114,31 @@ def _cmp(a: Any, b: Any) -> tuple[Any, Any] | None:
     return str(a), str(b)
 
 
+_ORDER = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
+
+
 def holds(cond: Cond, bindings: Mapping[str, Any]) -> bool:
     left = resolve(cond.left, bindings)
     if cond.op in ("is_max", "is_min"):
         pool = resolve(cond.right, bindings) or []
         if cond.among:
             pool = [v for v, c in zip(pool, cond.among) if holds(c, bindings)]
-        if left is None or left not in pool:
+        if left is None or left not in pool or any(v is None for v in pool):  # `_cmp` with a missing value
             return False
-        pairs = [_cmp(left, v) for v in pool]
-        if any(p is None for p in pairs):
-            return False
+        na = number(left)  # `_cmp(left, v)` for each v, with the left side read once
+        pairs = [(na, nb) if na is not None and (nb := number(v)) is not None else (str(left), str(v)) for v in pool]
         return all(a >= b for a, b in pairs) if cond.op == "is_max" else all(a <= b for a, b in pairs)  # type: ignore[operator]
     if cond.op in ("eq", "ne"):
         return same(left, resolve(cond.right, bindings)) == (cond.op == "eq")
     pair = _cmp(left, resolve(cond.right, bindings))
     if pair is None:
         return False
-    a, b = pair
-    return {"gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b}[cond.op]  # type: ignore[operator]
+    return _ORDER[cond.op](*pair)
 
 
 def applies(step: PlanStep, bindings: Mapping[str, Any]) -> bool:
     """Does the step run, given what has been discovered? (Steps without conditions always do.)"""
-    return all(holds(c, bindings) for c in step.when)
+    return not step.when or all(holds(c, bindings) for c in step.when)
 
 
 def taken(plan: list[PlanStep], bindings: Mapping[str, Any]) -> list[PlanStep]:
