@@ -653,3 +653,116 @@ def test_a_reversing_service_keeps_symbols_at_addresses_and_a_database_does_not(
     database = server("pg", *tools).model_copy(update={"description": "Query a PostgreSQL database: tables, functions, triggers."})
     env = Environment([build_service(infer_plan(database, "pg"))], seed=2)
     assert all("segment" not in r for r in env.step({"name": "pg__list_functions", "arguments": {}}).data["items"])
+
+
+# -- values the specification gives, values a field's name says, moves and renames ---------------
+
+def test_examples_in_a_parameter_description_are_what_its_records_hold() -> None:
+    from compoworld.synthesis.schema import spec_examples
+
+    assert spec_examples({"description": "Network name (e.g., 'mainnet', 'sepolia'). Defaults to Mainnet."}) == ["mainnet", "sepolia"]
+    assert spec_examples({"description": "Address or ENS name (e.g., '0x1234...' or 'vitalik.eth')"}) == ["vitalik.eth"]
+    assert spec_examples({"description": "Search text; quote 'like this' for a phrase"}) == []  # no cue, no examples
+    assert spec_examples({"examples": ["a", 3, "b"]}) == ["a", "b"]
+    unity = server("unity", tool("find_assets_by_type", "Find all Unity assets of a specified type in the project.",
+                                 {"assetType": {"type": "string", "description": 'Type of assets to find (e.g., "Material", "Prefab", "Scene", "Script")'}},
+                                 ("assetType",)),
+                   tool("create_asset", "Create a Unity asset.", {"name": S, "assetType": S}, ("name", "assetType")))
+    env = Environment([build_service(infer_plan(unity, "unity"))], seed=4)
+    types = {r["asset_type"] for r in env.services["unity"].db["assets"]}
+    assert types and types <= {"Material", "Prefab", "Scene", "Script"}  # not business words like "migration"
+    found = env.step({"name": "unity__find_assets_by_type", "arguments": {"assetType": sorted(types)[0]}})
+    assert found.ok and found.data["items"] and all(r["asset_type"] == sorted(types)[0] for r in found.data["items"])
+
+
+def test_a_field_whose_name_says_what_it_holds_gets_a_value_of_that_kind() -> None:
+    jobs = server("jobs", tool("create_job", "Create a scheduled job.", {"title": S, "schedule": S, "command": S, "doi": S}, ("title",)),
+                  tool("list_jobs", "List scheduled jobs.", {}))
+    env = Environment([build_service(infer_plan(jobs, "jobs"))], seed=4)
+    rows = list(env.services["jobs"].db["jobs"])
+    assert rows
+    for r in rows:  # labels such as "schedule-03" were filler: a cron line, a command and a DOI say what they are
+        assert re.fullmatch(r"[\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+", r["schedule"]), r["schedule"]
+        assert not re.fullmatch(r"command-\d\d", r["command"]) and r["doi"].startswith("10.")
+
+
+MOVER = server(
+    "files",
+    tool("write_file", "Create a new file or overwrite an existing one.", {"path": S, "content": S}, ("path", "content")),
+    tool("read_file", "Read the complete contents of a file.", {"path": S}, ("path",)),
+    tool("move_file", "Move or rename files and directories.", {"source": S, "destination": S}, ("source", "destination")),
+)
+
+
+def test_a_move_changes_the_records_path_instead_of_storing_source_and_destination() -> None:
+    env = Environment([build_service(infer_plan(MOVER, "files"))], seed=4)
+    files = env.services["files"].db["files"]
+    assert all("source" not in r and "destination" not in r for r in files)
+    first, second = list(files)[:2]
+    moved = env.step({"name": "files__move_file", "arguments": {"source": first["path"], "destination": "/archive/old.txt"}})
+    assert moved.ok and moved.data["id"] == first["id"] and moved.data["path"] == "/archive/old.txt"
+    assert env.step({"name": "files__read_file", "arguments": {"path": "/archive/old.txt"}}).data["content"] == first["content"]
+    assert env.step({"name": "files__read_file", "arguments": {"path": first["path"]}}).error_kind == "not_found"
+    clash = env.step({"name": "files__move_file", "arguments": {"source": "/archive/old.txt", "destination": second["path"]}})
+    assert not clash.ok and "already exists" in (clash.error or "")
+    assert env.step({"name": "files__read_file", "arguments": {"path": second["path"]}}).data["id"] == second["id"]
+    rename = server("kv", tool("set", "Set a key to a value.", {"key": S, "value": S}, ("key", "value")),
+                    tool("get", "Get the value of a key.", {"key": S}, ("key",)),
+                    tool("rename", "Rename a key.", {"old_key": S, "new_key": S}, ("old_key", "new_key")))
+    params = {p.name: (p.role, p.field) for p in next(t for t in infer_plan(rename, "kv").tools if t.name == "rename").params}
+    assert params == {"old_key": ("key", "key"), "new_key": ("field", "key")}
+
+
+def test_a_record_about_a_person_is_one_person_and_chain_records_are_not_tables() -> None:
+    scholar = server("scholar", tool("get_author_info", "Get an author's profile.", {"author_name": {"type": "string", "x-semantic-type": "person_name"}},
+                                     ("author_name",)),
+                     tool("list_authors", "List authors.", {}))
+    env = Environment([build_service(infer_plan(scholar, "scholar"))], seed=4)
+    for r in env.services["scholar"].db["authors"]:
+        assert r.get("name", r["author_name"]) == r["author_name"]
+        if r.get("email"):  # the author's own address, not another person's
+            assert r["author_name"].split()[-1].lower() in r["email"]
+    ordinals = ServerSpec(id="ordiscan", source="test", name="ordiscan", description="Bitcoin ordinals and inscriptions explorer.", tools=[
+        tool("list_collection_inscriptions", "List the inscriptions of a collection.", {"slug": S}),
+        tool("get_inscription", "Get an inscription by its id.", {"inscription_id": S}, ("inscription_id",))])
+    env = Environment([build_service(infer_plan(ordinals, "ordiscan"))], seed=4)
+    rows = list(env.services["ordiscan"].db["inscriptions"])
+    assert rows and all("table" not in r and "row_count" not in r for r in rows)
+    assert all(re.fullmatch(r"bc1q[a-z0-9]{38}", r["address"]) for r in rows if r.get("address"))
+
+
+def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
+    mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
+                                 {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),
+                   tool("find", "Run a find query against a collection.", {"collection": S, "filter": {"type": "object"}}, ("collection",)))
+    env = Environment([build_service(infer_plan(mongo, "mongo"))], seed=4)
+    docs = [d for r in env.services["mongo"].db[next(iter(env.services["mongo"].db))] for d in r.get("documents") or []]
+    assert docs and all(d.get("name") and "@" in d.get("email", "") for d in docs)  # not [{}]
+
+
+def test_a_new_value_argument_sets_the_field_it_names_and_a_rename_keys_on_the_old_name() -> None:
+    tasks = server("tasks", tool("add_task", "Add a task.", {"title": S, "status": {"type": "string", "enum": ["todo", "done", "blocked"]}}, ("title",)),
+                   tool("update_status", "Updates the status of a task.", {"id": S, "newStatus": {"type": "string", "enum": ["todo", "done", "blocked"]}},
+                        ("id", "newStatus")),
+                   tool("rename_task", "Rename a task.", {"task": S, "new_name": S}, ("task", "new_name")))
+    plan = infer_plan(tasks, "tasks")
+    roles = {t.name: {p.name: (p.role, p.field) for p in t.params} for t in plan.tools}
+    assert roles["update_status"]["newStatus"] == ("field", "status")  # not a condition on a `new_status` field
+    assert roles["rename_task"] == {"task": ("key", "task"), "new_name": ("field", "task")}
+    env = Environment([build_service(plan)], seed=4)
+    row = next(iter(env.services["tasks"].db["tasks"]))
+    done = env.step({"name": "tasks__update_status", "arguments": {"id": row["id"], "newStatus": "blocked"}})
+    assert done.ok and done.data["status"] == "blocked" and "new_status" not in done.data
+
+
+def test_a_field_pointing_at_a_sibling_record_holds_another_records_id() -> None:
+    ctxs = server("contexts", tool("save_context", "Save a project context.", {"id": S, "content": S, "parentContextId": S, "continuationOf": S},
+                                   ("id", "content")),
+                  tool("get_context", "Get a saved context.", {"id": S}, ("id",)))
+    env = Environment([build_service(infer_plan(ctxs, "contexts"))], seed=4)
+    rows = list(env.services["contexts"].db["contexts"])
+    ids = {r["id"] for r in rows}
+    assert len(rows) >= 2
+    for r in rows:  # "parent-context-id-01" named nothing; a parent is another saved context, never itself
+        assert r["parent_context_id"] in ids and r["parent_context_id"] != r["id"]
+        assert r["continuation_of"] in ids and r["continuation_of"] != r["id"]

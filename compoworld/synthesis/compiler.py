@@ -16,7 +16,7 @@ from compoworld.services.json_schema import json_types
 from compoworld.services.service import Collection
 from compoworld.synthesis.loader import ServerSpec
 from compoworld.synthesis.naming import sha1_tag
-from compoworld.synthesis.plan import EntityPlan, ParamPlan, ServicePlan
+from compoworld.synthesis.plan import EntityPlan, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.runtime import CompiledService, make_method, tool_spec
 from compoworld.synthesis.shapes import SIMULATION_FIELDS
 from compoworld.synthesis.world_model import output_shape
@@ -100,16 +100,37 @@ def as_world_model(plan: ServicePlan, tools: set[str]) -> ServicePlan:
     """`plan` with `tools` served by the world model: what a tool that failed its fidelity checks
     becomes, rather than a deterministic tool that pretends."""
     out = plan.model_copy(deep=True)
-    for t in out.tools:
-        if t.name in tools and t.op != "world_model":
-            t.op, t.collection, t.compute, t.target_status, t.many = "world_model", None, None, None, False
-            t.params = [ParamPlan(name=p.name, role="arg") for p in t.params]
-            t.read_only, t.destructive, t.idempotent = False, False, True
-            t.output_schema = output_shape(t)
+    demoted = [t for t in out.tools if t.name in tools and t.op != "world_model"]
+    _drop_orphan_fields(out, demoted)
+    for t in demoted:
+        t.op, t.collection, t.compute, t.target_status, t.many = "world_model", None, None, None, False
+        t.params = [ParamPlan(name=p.name, role="arg") for p in t.params]
+        t.read_only, t.destructive, t.idempotent = False, False, True
+        t.output_schema = output_shape(t)
     if not any(e.collection == "simulations" for e in out.entities):
         out.entities.append(EntityPlan(collection="simulations", entity="simulation", prefix="sim", fields=list(SIMULATION_FIELDS), size=0))
     out.version = "1." + sha1_tag(out.model_copy(update={"version": "1.0"}).model_dump_json(), 10)
     return out
+
+
+def _drop_orphan_fields(plan: ServicePlan, demoted: list[ToolPlan]) -> None:
+    """Record fields that only the demoted tools' arguments gave (`edit_file`'s `edits` on a file):
+    once those tools are simulated no tool sets them, so the records stop carrying them."""
+    from compoworld.synthesis.shapes import output_schema
+
+    kept = [t for t in plan.tools if all(t is not d for d in demoted)]
+    used = {(t.collection, p.field) for t in kept for p in t.params if p.field}
+    for d in demoted:
+        e = plan.entity(d.collection)
+        if e is None:
+            continue
+        orphans = {p.field for p in d.params if p.role == "field" and p.field and (d.collection, p.field) not in used
+                   and (f := e.field(p.field)) is not None and f.role == "data"}
+        if orphans:
+            e.fields = [f for f in e.fields if f.name not in orphans]
+            for t in kept:
+                if t.collection == e.collection:
+                    t.output_schema = output_schema(t, e, plan.name)
 
 
 def compile_server(server: ServerSpec, name: str) -> tuple[ServicePlan, type[CompiledService]]:

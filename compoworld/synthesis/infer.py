@@ -22,7 +22,7 @@ from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, si
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import SYMBOL_NOUNS, SYMBOL_TOPIC, reversing, topic_for
+from compoworld.synthesis.world import OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, chain_of, reversing, topic_for
 
 ACTION_LOG, SIMULATIONS = "action_log", "simulations"
 
@@ -184,6 +184,7 @@ class TInfo:
     target: str | None = None
     compute: str | None = None
     batch: bool = False
+    renames: dict[int, str] = field(default_factory=dict)  # id(param) -> the key field a move or rename sets
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -605,7 +606,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         if not any(t.entity == name and t.op != "action" for t in infos):
             continue
         ep = _entity_plan(e, service_name, [x.prefix for x in plans_e.values()] + ["act", "sim"],
-                          reversing(server_words | set(words(server.description or ""))))
+                          reversing(server_words | set(words(server.description or ""))),
+                          bool(chain_of(f"{service_name} {server.description or ''}")))
         if ep.collection in reserved:
             ep.collection = f"{ep.collection}_items"
         plans_e[name] = ep
@@ -652,6 +654,13 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         r = _ref_entity(p, entities, ent)
         if r is not None and p not in id_keys and p not in name_keys:
             t.refs.append((p, p.snake, r))
+    moved = _move_pair(t, cands) if t.op == "update" else None
+    if moved is not None:  # `move_file(source, destination)`: find the record by its old key, give it the new one
+        old, new, key = moved
+        t.refs = [r for r in t.refs if r[0] is not old and r[0] is not new]
+        t.keys = [(old, key)]
+        t.renames[id(new)] = key
+        return
     ref_params = {id(p) for p, _, _ in t.refs}
     keys: list[PInfo] = id_keys[:1] or name_keys[:1]
     if not keys and t.op == "get":
@@ -691,6 +700,38 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
     if t.op in ("get", "delete") and keys and _is_batch(keys[0]):
         t.batch = True
     t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
+    if t.op in ("update", "transition"):  # `update_status(id, new_status)`: the new value of `status`
+        for p in cands:
+            if len(p.words) > 1 and p.words[0] == "new" and p not in keys and id(p) not in ref_params:
+                t.renames[id(p)] = "_".join(p.words[1:])
+
+
+_MOVE_FROM = {"source", "src", "from", "from_path", "source_path", "old_path", "old_name", "oldname", "old_key", "oldkey",
+              "current_name", "current_path"}
+_MOVE_TO = {"destination", "dest", "target", "to", "to_path", "destination_path", "target_path", "new_path", "new_name",
+            "newname", "new_key", "newkey", "new_title"}
+_PATHY = {"file", "files", "folder", "directory", "dir", "path", "note", "notes", "document", "page"}
+
+
+def _move_pair(t: TInfo, cands: list[PInfo]) -> tuple[PInfo, PInfo, str] | None:
+    """A move or rename: a required old key and a required new one (`source`/`destination`,
+    `old_name`/`new_name`), and the key field they name: the part after old_/new_, else a path when
+    the tool is about files or notes, else a name."""
+    if not (set(t.tokens) & {"move", "rename", "mv"}):
+        return None
+    strings = [p for p in cands if p.required and p.type in ("string", None)]
+    old = next((p for p in strings if p.snake in _MOVE_FROM), None)
+    new = next((p for p in strings if p.snake in _MOVE_TO), None)
+    if old is None and new is not None and t.head:  # `rename_app(app, new_name)`: the app named by `app`
+        old = next((p for p in strings if p.snake in (t.head, f"{t.head}_name")), None)
+        if old is not None:
+            return old, new, old.snake
+    if old is None or new is None:
+        return None
+    tail = old.words[-1] if old.words[0] in ("old", "current") and len(old.words) > 1 else ""
+    key = tail if tail in ("name", "path", "key") else \
+        "path" if set(t.tokens) & _PATHY or set(words(t.tool.description or "")[:12]) & _PATHY else "name"
+    return old, new, key
 
 
 def _transition_target(t: TInfo) -> str:
@@ -752,6 +793,9 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
     if t.op in ("create", "update", "transition"):
         for p in t.params:
             if p.structural == "option" or any(p is k for k, _ in t.keys) or any(p is r for r, _, _ in t.refs):
+                continue
+            if id(p) in t.renames:  # the field it gives a new value (a move's key: already the key)
+                add(t.renames[id(p)], p)
                 continue
             if p.snake in ("status", "state") and isinstance(p.schema.get("enum"), list):
                 e.status_enum = [str(v) for v in p.schema["enum"] if isinstance(v, str)] or e.status_enum
@@ -836,7 +880,8 @@ def _date_field(name: str) -> str:
     return "updated_at" if "updated" in name else "created_at"
 
 
-def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False) -> EntityPlan:
+def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False,
+                 chain_scope: bool = False) -> EntityPlan:
     fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
     for f in e.fields.values():
         if f.name == "id":
@@ -848,6 +893,8 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     topic, tfields = topic_for(head + e.texts[1:4])
     if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
         topic, tfields = "symbol", SYMBOL_TOPIC
+    if chain_scope and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
+        topic, tfields = "onchain", ONCHAIN_TOPIC
     if not e.owned or len(fields) <= 2:
         for fname, sem, shape in tfields:
             if fname not in fields and len(fields) < 14:
@@ -921,6 +968,9 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         if id(p) in key_ids:
             params.append(ParamPlan(name=p.name, role="key", field=key_ids[id(p)], collection=e.collection if e else None))
             continue
+        if id(p) in t.renames:
+            params.append(ParamPlan(name=p.name, role="field", field=t.renames[id(p)]))
+            continue
         if id(p) in ref_ids:
             f, r = ref_ids[id(p)]
             rc = ents.get(r)
@@ -953,7 +1003,8 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
 
 
 _ATTR_HEADS = {"content", "contents", "metadata", "meta", "frontmatter", "property", "properties", "attribute", "attributes",
-               "section", "heading", "block", "body", "text", "data"}
+               "section", "heading", "block", "body", "text", "data", "status", "state"}
+_PART_OF = re.compile(r"\b(?:status|state|content|contents|metadata|properties|body|text) of (?:an?|the|one|this) (?:existing |given |specific )?([a-z]+)")
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:
@@ -964,7 +1015,12 @@ def _retarget_attribute_heads(infos: list[TInfo]) -> None:
     for t in infos:
         if t.head not in _ATTR_HEADS or t.op in ("compute", "world_model", "action"):
             continue
-        named = _fallback_entity(t)
+        # a status is another record's only where the description says whose ("the status of a task"):
+        # `git_status(repo_path)` is no lookup of a file
+        named = _fallback_entity(t) if t.head not in ("status", "state") else None
+        if named is None:
+            said = _PART_OF.search((t.tool.description or "").lower())
+            named = singular(said.group(1)) if said else None
         if named and named != t.head and named in heads:
             t.head = named
 

@@ -54,6 +54,7 @@ class CompiledService(Service):
         for e in _parents_first(list(self._ents.values())):
             ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
             n = gen.n(e.size) if e.size else 0
+            ctx.ids = tuple(f"{e.prefix}_{i + 1:04d}" for i in range(n))
             rows = []
             seen_keys: dict[str, set[Any]] = {}
             for i in range(n):
@@ -349,6 +350,10 @@ class CompiledService(Service):
         row = self._locate(t, e, args, derive=False)
         if "id" in changes:
             changes.pop("id")
+        for p in t.params:  # a move or rename gives the record a key no other record holds
+            if p.role == "key" and p.field in changes and changes[p.field] != row.get(p.field) and \
+                    _find(table, [(p.name, p.field, changes[p.field])]) is not None:
+                raise ToolError(f"a {e.entity.replace('_', ' ')} with {p.field} {changes[p.field]!r} already exists")
         if e.field("updated_at") is not None:
             changes["updated_at"] = self.now()
         return table.update(row["id"], **changes)

@@ -320,7 +320,23 @@ def normalize_input_schema(raw: Any) -> dict[str, Any]:
     return schema
 
 
-_KEEP_LOOSE = ("type", "enum", "items", "properties", "anyOf", "oneOf", "description")
+_EXAMPLE_CUE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|examples?:)[,:]?\s*", re.I)
+_QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
+
+
+def spec_examples(schema: dict[str, Any]) -> list[str]:
+    """Example values a text parameter's specification gives: its `examples`, or the quoted values
+    its description lists after "e.g." / "such as" ("Network name (e.g., 'mainnet', 'sepolia')"). A
+    value that elides ('0x1234...') is no example of a real value."""
+    given = schema.get("examples")
+    found = [v for v in given if isinstance(v, str)] if isinstance(given, list) else []
+    text = schema.get("description")
+    if not found and isinstance(text, str):
+        for cue in _EXAMPLE_CUE.finditer(text):
+            tail = text[cue.end():]
+            span = tail[: min((i for i in (tail.find(")"), tail.find("\n"), tail.find(". ")) if i >= 0), default=len(tail))]
+            found += [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(span)]
+    return list(dict.fromkeys(v.strip() for v in found if v.strip() and "..." not in v and "\u2026" not in v))[:8]
 
 
 def loosen(schema: Any, depth: int = 0) -> dict[str, Any]:
@@ -336,6 +352,10 @@ def loosen(schema: Any, depth: int = 0) -> dict[str, Any]:
         out["enum"] = list(schema["enum"])
     elif "const" in schema:
         out["enum"] = [schema["const"]]
+    elif "string" in types:
+        examples = spec_examples(schema)
+        if examples:  # what the field holds, in the specification's words (not a constraint: `examples`)
+            out["examples"] = examples
     if isinstance(schema.get("items"), dict):
         out["items"] = loosen(schema["items"], depth + 1)
     if isinstance(schema.get("properties"), dict):
@@ -376,6 +396,10 @@ def merge_shapes(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     ta, tb = json_types(a), json_types(b)
     if ta and tb and "enum" not in a and "enum" not in b and not any(k in a or k in b for k in ("items", "properties", "anyOf")):
         types = list(dict.fromkeys(ta + tb))
-        return {"type": types[0] if len(types) == 1 else types}
+        out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
+        examples = list(dict.fromkeys(a.get("examples", []) + b.get("examples", [])))
+        if examples:
+            out["examples"] = examples
+        return out
     return {"anyOf": [a, b]}
 

@@ -174,6 +174,12 @@ SYMBOL_NOUNS = frozenset({"function", "global", "method", "class", "segment", "s
 SYMBOL_TOPIC: list[F] = [("name", None, S), ("address", None, S), ("size", None, I), ("segment", None, S), ("kind", None, S)]
 
 
+# A service about a blockchain: a record whose words would make it a database table, a place or the
+# weather (an Ordinals `collection`, a rare `sat`) is an on-chain object at an address instead.
+OFF_CHAIN_TOPICS = frozenset({"table", "place", "weather"})
+ONCHAIN_TOPIC: list[F] = [("address", "address", S), ("txid", None, S), ("block_height", None, I), ("confirmed_at", "datetime", S)]
+
+
 def reversing(scope_words: set[str]) -> bool:
     """Whether a service's own name and description say it reverse-engineers binaries."""
     return len(scope_words & REVERSING_WORDS) >= 2 or bool(scope_words & REVERSING_TOOLS)
@@ -341,6 +347,7 @@ class ValueContext:
         self.family = family
         self.entity = entity
         self.chain = chain  # the blockchain the service is about ("bitcoin", "starknet", "solana", "evm"; "" none)
+        self.ids: tuple[str, ...] = ()  # the ids of the records being seeded, for fields that point at a sibling
         self._people: dict[tuple[int, str], Person] = {}
         self._shared: dict[tuple[int, str], Any] = {}
 
@@ -388,12 +395,35 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
     """A realistic value for a field: semantic type first, then the field's name, then its shape.
     The result always fits `shape` (a loosened schema) when it has a type. `unique`: the field keys
     its records (each record `n` gets its own value)."""
+    branches = [b for c in ("anyOf", "oneOf") for b in shape.get(c) or () if isinstance(b, dict) and b.get("properties")]
+    if branches and "properties" not in shape:  # a merged shape (`anyOf` of the tools' views): the one with fields
+        return value_for(name, sem, max(branches, key=lambda b: len(b["properties"])), rng, ctx, n, unique)
     t = main_type(shape)
     types = json_types(shape)
     if t == "object" and isinstance(shape.get("properties"), dict) and shape["properties"]:
-        return {k: value_for(k, None, sub if isinstance(sub, dict) else {}, rng, ctx, n) for k, sub in shape["properties"].items()}
+        out = {k: value_for(k, None, sub if isinstance(sub, dict) else {}, rng, ctx, n) for k, sub in shape["properties"].items()}
+        if _name_tokens(name) & ENV_WORDS and isinstance(out.get("name"), str):
+            # an environment variable: a variable's name and a value of its kind, not the record's name
+            var, value = ENV_VARS[n % len(ENV_VARS)]
+            out["name"] = var
+            if isinstance(out.get("value"), str):
+                out["value"] = value
+        return out
     if t == "array" and isinstance(shape.get("items"), dict) and main_type(shape["items"]) == "object":
         return [value_for(name, None, shape["items"], rng, ctx, n + i) for i in range(rng.randint(1, 2))]
+    if t == "array" and isinstance(shape.get("items"), dict) and main_type(shape["items"]) in ("integer", "number") and \
+            not any(w in shape["items"] for w in _FREE):
+        # numbers named by the list (`ports`: port numbers), not any float
+        item = _number(set(_name_tokens(name)), main_type(shape["items"]) or "number", rng)
+        return [item] if fits(shape, [item]) else sample(shape, rng)
+    example = _example(shape, sem, rng, n, unique)
+    if example is not None:
+        return example
+    if t == "object" and not shape.get("properties") and _name_tokens(name) & RECORD_WORDS:
+        return _record_object(rng, ctx, n)
+    if t == "array" and isinstance(shape.get("items"), dict) and main_type(shape["items"]) == "object" and \
+            not shape["items"].get("properties") and _name_tokens(name) & RECORD_WORDS:
+        return [_record_object(rng, ctx, n + i) for i in range(rng.randint(1, 3))]
     hint = _hint(name, sem, t, rng, ctx, n)
     if hint is not None and (not types or _type_ok(hint, types)) and ("enum" not in shape or hint in shape["enum"]):
         if name == "name" and isinstance(hint, str):
@@ -401,29 +431,176 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
         return hint
     if not shape:
         return hint if hint is not None else f"{_slug(name)}-{n + 1}"
-    label = _field_label(name, shape, rng, n + 1 if unique else None)
+    label = _field_label(name, shape, rng, ctx, n, n + 1 if unique else None)
     return label if label is not None else sample(shape, rng)
 
 
 _FREE = ("enum", "const", "format", "pattern")
+RECORD_WORDS = frozenset({"document", "documents", "doc", "docs", "record", "records", "row", "rows", "entry", "entries"})
 
 
-def _field_label(name: str, shape: dict[str, Any], rng: random.Random, k: int | None) -> Any:
-    """For a plain-text field nothing else shapes: a label that says what it is, from a few per field
-    (`course-02`, not a random "mspsyt"), so records that refer to the same course agree, and an
-    argument naming one finds it; number `k` when the field keys its records. Arrays of plain text
-    get one such label. None: the shape wants more."""
+def _record_object(rng: random.Random, ctx: ValueContext, n: int) -> dict[str, Any]:
+    """A stored document of no declared shape (a database's `documents`): a customer row of the world."""
+    p = ctx.person(rng, n, "customer_contact")
+    if p is None:
+        return {"_id": short_hash(f"{ctx.entity}/{n}", 24)}
+    return {"_id": short_hash(f"{ctx.entity}/{n}/{p.email}", 24), "name": p.name, "email": p.email,
+            "company": p.company, "status": rng.choice(["active", "active", "trial", "churned"])}
+WORLD_SEMS = frozenset({"email", "person_name", "company_name", "phone", "date", "datetime"})
+
+
+def _example(shape: dict[str, Any], sem: str | None, rng: random.Random, n: int, unique: bool) -> Any:
+    """One of the values the specification gives as examples (`examples`, from its description:
+    Unity's asset types "Material", "Prefab"...), when it gives at least two: what the field holds in
+    its own domain's words. People, companies and dates still come from the task world; a field that
+    keys its records takes the `n`th example while they last."""
+    items = shape.get("items") if main_type(shape) == "array" and isinstance(shape.get("items"), dict) else None
+    examples = (items or shape).get("examples")
+    if sem in WORLD_SEMS or not isinstance(examples, list) or len(examples) < 2 or (unique and n >= len(examples)):
+        return None
+    v = examples[n] if unique else examples[rng.randrange(len(examples))]
+    v = [v] if items is not None else v
+    return v if fits(shape, v) else None
+
+
+def _field_label(name: str, shape: dict[str, Any], rng: random.Random, ctx: ValueContext, n: int, k: int | None) -> Any:
+    """For a plain-text field nothing else shapes: the `k`th of a few values per field, so records
+    that refer to the same session agree and an argument naming one finds it; `k` is the record's
+    number when the field keys its records. A field whose name says what it holds gets a value of
+    that kind (`KNOWN_FIELDS`: a cron line for `schedule`, a DOI for `doi`); any other a label that
+    says what it is (`course-02`, not a random "mspsyt"). Arrays of plain text get one such value.
+    None: the shape wants more."""
     t = main_type(shape)
     k = rng.randint(1, 4) if k is None else k
     if t == "array" and isinstance(shape.get("items"), dict) and main_type(shape["items"]) == "string" and \
             not any(w in shape["items"] for w in _FREE):
         one = singular(name) if is_plural(name) else name
-        value: Any = [f"{_slug(one)}-{k:02d}"]
+        value: Any = [sibling_id(one, ctx, n, k) or known_value(one, ctx, k) or f"{_slug(one)}-{k:02d}"]
     elif t == "string" and not any(w in shape for w in _FREE):
-        value = f"{_slug(name)}-{k:02d}"  # two digits: a search for "course-01" does not find "course-12"
+        # "course-01" is not found by "course-12"
+        value = sibling_id(name, ctx, n, k) or known_value(name, ctx, k) or f"{_slug(name)}-{k:02d}"
     else:
         return None
     return value if fits(shape, value) else None
+
+
+def _secret(prefix: str) -> Callable[[ValueContext, int, str], str]:
+    """A credential of the usual look (`ghp_...`), the same for the same field and record number."""
+    return lambda c, k, name: f"{prefix}{short_hash(f'{name}/{k}', 32)}"
+
+
+def _kth(options: list[str]) -> Callable[[ValueContext, int, str], str]:
+    return lambda c, k, name: _nth(options, k - 1, "-")
+
+
+# Plain-text fields that no family or semantic type shapes, by their name's words: what such a field
+# holds across the corpus (the most frequent ones that were labels like "session-03").
+KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
+    ("tag",): _kth(["urgent", "internal", "customer", "follow-up"]),
+    ("word",): _kth(["serendipity", "resilient", "harbor", "ephemeral", "candid", "meticulous"]),
+    ("session",): _kth(["default", "support", "sales-team", "marketing"]),
+    ("year",): lambda c, k, name: str(c.now.year - k + 1),
+    ("quarter",): lambda c, k, name: f"Q{(c.now.month - 1) // 3 + 1} {c.now.year - k + 1}",
+    ("database",): _kth(["analytics", "inventory", "billing", "crm"]),
+    ("db",): _kth(["analytics", "inventory", "billing", "crm"]),
+    ("collection",): _kth(["orders", "customers", "products", "events"]),
+    ("index", "uid"): _kth(["products", "articles", "customers", "movies"]),
+    ("index",): _kth(["products", "articles", "customers", "logs-2026.01"]),
+    ("datatype",): _kth(["json", "csv"]),
+    ("password",): _kth(["Harbor-Lantern-42!", "Quiet.Orchid.77", "Summit#Falcon-19", "Copper+River-08"]),
+    ("passphrase",): _kth(["correct horse battery staple", "seven amber lanterns drift", "quiet river under granite",
+                           "north wind carries salt"]),
+    ("token",): _secret("tok_"),
+    ("api", "token"): _secret("tok_"),
+    ("access", "token"): _secret("at_"),
+    ("custom", "token"): _secret("ct_"),
+    ("api", "key"): _secret("sk_"),
+    ("secret",): _secret("sec_"),
+    ("secret", "key"): _secret("sk_"),
+    ("private", "key"): lambda c, k, name: "0x" + short_hash(f"{name}/{k}", 64),
+    ("signature",): lambda c, k, name: "0x" + short_hash(f"{name}/{k}", 64) + short_hash(f"{name}/{k}/s", 64),
+    ("connection", "string"): _kth(["postgresql://app@db.internal:5432/analytics", "mysql://reporting@db.internal:3306/sales",
+                                    "mongodb://app@mongo.internal:27017/orders", "redis://cache.internal:6379/0"]),
+    ("package",): _kth(["requests", "lodash", "numpy", "express"]),
+    ("package", "name"): _kth(["requests", "lodash", "numpy", "express"]),
+    ("section",): _kth(["Introduction", "Methods", "Results", "Discussion"]),
+    ("ref",): _kth(["main", "v1.4.0", "develop", "release/2026.1"]),
+    ("command",): _kth(["python app.py", "npm start", "./scripts/migrate.sh", "make test"]),
+    ("cmd",): _kth(["python app.py", "npm start", "./scripts/migrate.sh", "make test"]),
+    ("arg",): _kth(["--port=8080", "--verbose", "--config=/etc/app/config.yaml", "--workers=4"]),
+    ("doi",): _kth(["10.1038/s41586-024-07711-7", "10.1145/3580305.3599256", "10.1101/2025.03.14.643210",
+                    "10.48550/arXiv.2403.01234"]),
+    ("schedule",): _kth(["0 9 * * 1-5", "*/15 * * * *", "0 2 * * *", "0 0 1 * *"]),
+    ("cron",): _kth(["0 9 * * 1-5", "*/15 * * * *", "0 2 * * *", "0 0 1 * *"]),
+    ("chat", "jid"): _kth(["4915112345678@s.whatsapp.net", "447700900123@s.whatsapp.net", "120363042911@g.us",
+                           "14155550123@s.whatsapp.net"]),
+    ("jid",): _kth(["4915112345678@s.whatsapp.net", "447700900123@s.whatsapp.net", "120363042911@g.us",
+                    "14155550123@s.whatsapp.net"]),
+    ("method",): _kth(["GET", "POST", "PUT", "DELETE"]),
+    ("http", "method"): _kth(["GET", "POST", "PUT", "DELETE"]),
+    ("scope",): _kth(["read", "write", "admin", "read:org"]),
+    ("where",): _kth(["status = 'active'", "amount > 100", "created_at >= '2026-01-01'", "region = 'EU'"]),
+    ("chain",): _kth(["ethereum", "polygon", "arbitrum", "base"]),
+    ("conclusion",): _kth(["The results support the approach under the stated assumptions.",
+                           "The evidence is mixed; a larger sample is needed.",
+                           "The change is worth adopting, with the risks noted above.",
+                           "No significant difference was found."]),
+    ("claim",): _kth(["The new checkout flow raises conversion by 4%.", "Remote teams ship as fast as co-located ones.",
+                      "Caching the catalogue halves the page load time.", "The vendor's uptime is above 99.9%."]),
+    ("thought",): _kth(["First, list what is known and what is missing.", "The second option is cheaper but slower to ship.",
+                        "Check the latest policy before deciding.", "The numbers disagree; verify the source."]),
+}
+
+# Fields whose meaning depends on the records' family: `from`/`to` are people in a knowledge graph,
+# addresses in a message, currencies in a rate; `value`/`image` are an env value and a container image
+# in a deployment; `network` and `protocol` are a chain's network and a DeFi protocol in finance, a
+# transport in a deployment.
+FAMILY_FIELDS: dict[tuple[str, str], Callable[[ValueContext, int, str], str | None]] = {
+    ("graph", "from"): lambda c, k, name: _world_person(c, k).name if c.world.contacts else None,
+    ("graph", "to"): lambda c, k, name: _world_person(c, k + 4).name if c.world.contacts else None,
+    ("graph", "target"): lambda c, k, name: _world_person(c, k + 4).name if c.world.contacts else None,
+    ("graph", "source"): lambda c, k, name: _world_person(c, k).name if c.world.contacts else None,
+    ("message", "from"): lambda c, k, name: _world_person(c, k).email if c.world.contacts else None,
+    ("message", "to"): lambda c, k, name: _world_person(c, k + 4).email if c.world.contacts else None,
+    ("finance", "from"): lambda c, k, name: CURRENCIES[(k - 1) % len(CURRENCIES)],
+    ("finance", "to"): lambda c, k, name: CURRENCIES[k % len(CURRENCIES)],
+    ("finance", "network"): _kth(["mainnet", "testnet", "sepolia", "devnet"]),
+    ("deploy", "value"): _kth(["production", "8080", "true", "info"]),
+    ("deploy", "protocol"): _kth(["TCP", "UDP", "HTTP", "HTTPS"]),
+    ("finance", "protocol"): _kth(["aave", "uniswap", "lido", "curve-dex"]),  # DeFi protocols, not network ones
+    ("deploy", "image"): _kth(["nginx:1.27", "postgres:16", "redis:7.2", "python:3.12-slim"]),
+    ("deploy", "network"): _kth(["bridge", "host", "backend", "frontend"]),
+}
+
+
+def _world_person(ctx: ValueContext, k: int) -> Person:
+    return ctx.world.contacts[(k - 1) % len(ctx.world.contacts)]
+
+
+SIBLING_WORDS = frozenset({"parent", "depends", "dependency", "dependencies", "continuation", "previous", "duplicate", "blocked",
+                           "blocks", "predecessor", "successor", "supersedes", "superseded", "replaces"})
+
+
+def sibling_id(name: str, ctx: ValueContext, n: int, k: int) -> str | None:
+    """`parent_context_id` of a context, `depends_on` of a task: the id of another record being seeded
+    (the `k`th after record `n`), not a label."""
+    toks = set(words(name))
+    rest = toks - SIBLING_WORDS - {"id", "ids", "on", "of", "to", "by", "key"}
+    if not ctx.ids or len(ctx.ids) < 2 or not toks & SIBLING_WORDS or not rest <= {ctx.entity, _plural(ctx.entity)}:
+        return None
+    own = n % len(ctx.ids)
+    return ctx.ids[(own + 1 + (k - 1) % (len(ctx.ids) - 1)) % len(ctx.ids)]
+
+
+def known_value(name: str, ctx: ValueContext, k: int) -> str | None:
+    """The `k`th value of a plain-text field whose name (and records' family) says what it holds."""
+    toks = tuple(words(name))
+    if toks and toks[-1] in ("file", "files", "path", "paths", "filepath"):  # `related_files` of a task: paths, not "related-files-02"
+        return f"/{FILE_DIRS[(k - 1) % len(FILE_DIRS)]}/{FILE_STEMS[(k - 1) % len(FILE_STEMS)]}.md"
+    gen = FAMILY_FIELDS.get((ctx.family, "_".join(toks))) or KNOWN_FIELDS.get(toks)
+    if gen is None and ctx.chain:  # a service about a chain: its networks and protocols are the chain's
+        gen = FAMILY_FIELDS.get(("finance", "_".join(toks)))
+    return gen(ctx, k, name) if gen is not None else None
 
 
 def _type_ok(v: Any, types: list[str]) -> bool:
@@ -464,15 +641,22 @@ PERSON_WORDS = frozenset({"owner", "author", "assignee", "creator", "sender", "r
                           "contact", "user", "requester", "reporter", "committer", "speaker", "host", "organizer", "full"})
 
 
+PERSON_ENTITIES = frozenset({"author", "user", "person", "contact", "member", "customer", "employee", "speaker", "candidate",
+                             "attendee", "profile", "lead", "subscriber", "student", "instructor", "people", "users"})
+
+
 def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: ValueContext, n: int) -> Any:
     toks = _name_tokens(name)
     w = ctx.world
-    person = ctx.person(rng, n, _person_role(name, ctx.family))
+    # a record about a person (an author, a user) is one person: its name, email and handle agree
+    whose = ctx.entity if _name_tokens(ctx.entity) & PERSON_ENTITIES else name
+    person = ctx.person(rng, n, _person_role(whose, ctx.family))
     if t in ("string", None) and (sem == "person_name" or (toks & PERSON_WORDS and "name" in toks)) and person is not None:
         return person.name  # `owner_name` is the owner's name, whatever the record is about
     if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
         for keys, gen in FAMILY_STR.get(ctx.family, ()):
-            if toks & keys:
+            # a free-text field (`prompt`, `message`) says what its family's texts say
+            if toks & keys or (sem == "text" and "description" in keys):
                 return gen(rng, ctx, person, n)
     if ctx.family == "compound" and t == "number" and toks & {"weight", "mass"}:
         return _compound(rng, ctx, n)[2]  # the weight of the compound the record names
@@ -480,7 +664,7 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         for keys, (lo, hi) in FAMILY_NUM.get(ctx.family, ()):
             if toks & keys:
                 v = rng.uniform(lo, hi)
-                return int(v) if t == "integer" else round(v, 2)
+                return int(v) if t == "integer" or toks & COUNT_WORDS else round(v, 2)
     if sem in ("date", "datetime") and t in ("string", None):
         day = _day(ctx, rng, *_window(name))
         return day.date().isoformat() if sem == "date" else format_timestamp(day)
@@ -530,6 +714,13 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
     return None
 
 
+COUNT_WORDS = frozenset({"replicas", "instances", "workers", "threads", "retries", "attempts", "copies", "seats", "nodes",
+                         "shards", "partitions"})
+ENV_WORDS = frozenset({"env", "environment", "variables", "vars"})
+ENV_VARS = [("LOG_LEVEL", "info"), ("PORT", "8080"), ("NODE_ENV", "production"), ("FEATURE_NEW_CHECKOUT", "true"),
+            ("DATABASE_URL", "postgresql://app@db.internal:5432/app"), ("WORKERS", "4")]
+
+
 def _number(toks: set[str], t: str, rng: random.Random) -> float | int:
     integer = t == "integer"
     if toks & {"year"}:
@@ -551,8 +742,12 @@ def _number(toks: set[str], t: str, rng: random.Random) -> float | int:
         return rng.randint(-5, 32) if integer else round(rng.uniform(-5, 32), 1)
     if toks & {"age"}:
         return rng.randint(18, 80)
-    if toks & {"port"}:
+    if toks & {"port", "ports"}:
         return rng.choice([80, 443, 3000, 5432, 8080])
+    if toks & {"height", "block"}:
+        return rng.randint(800_000, 880_000)
+    if toks & COUNT_WORDS:  # whole things, even where the schema says "number"
+        return rng.randint(1, 12)
     if toks & {"priority", "level", "severity"}:
         return rng.randint(1, 5)
     if toks & {"wind", "speed", "kph", "mph"}:
@@ -617,7 +812,7 @@ _SEM: dict[str, Callable[[random.Random, ValueContext, Any, int], Any]] = {
     "quantity": lambda r, c, p, n: r.randint(1, 50),
     "percent": lambda r, c, p, n: round(r.uniform(0, 100), 1),
     "duration": lambda r, c, p, n: r.randint(5, 240),
-    "address": lambda r, c, p, n: f"{r.randint(1, 999)} {r.choice(COMPANY_A)} Street",
+    "address": lambda r, c, p, n: _address(r, c) if c.chain else f"{r.randint(1, 999)} {r.choice(COMPANY_A)} Street",
     "city": lambda r, c, p, n: r.choice(CITIES)[0],
     "country": lambda r, c, p, n: r.choice(CITIES)[1],
     "location": lambda r, c, p, n: "{}, {}".format(*r.choice(CITIES)),
@@ -640,7 +835,8 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"genre"}, lambda r, c, p, n: r.choice(GENRES)),
     ({"ip"}, lambda r, c, p, n: f"10.0.{r.randint(0, 255)}.{r.randint(1, 254)}"),
     ({"domain", "hostname", "host"}, lambda r, c, p, n: c.world.companies[r.randrange(len(c.world.companies))].domain if c.world.companies else "example.com"),
-    ({"hash", "sha", "commit", "txid", "tx"}, lambda r, c, p, n: "%040x" % r.getrandbits(160)),
+    # a transaction id on a chain is 64 hex digits; a commit's sha 40
+    ({"hash", "sha", "commit", "txid", "tx"}, lambda r, c, p, n: "%064x" % r.getrandbits(256) if c.chain else "%040x" % r.getrandbits(160)),
     ({"uuid", "guid"}, lambda r, c, p, n: "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}".format(r.getrandbits(32), r.getrandbits(16), r.getrandbits(12), r.getrandbits(12), r.getrandbits(48))),
     ({"address", "wallet"}, lambda r, c, p, n: _address(r, c)),
     ({"zip", "postcode", "postal"}, lambda r, c, p, n: f"{r.randint(10000, 99999)}"),
@@ -846,6 +1042,14 @@ def _doc_text(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return f"{title}. {line}"
 
 
+def _ticket_text(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    """A ticket's body, or what a time log on it says (a worklog records work done, not the bug)."""
+    title = ctx.shared(n, "ticket", lambda: rng.choice(TICKETS)).lower()
+    if {"worklog", "timelog", "log", "timesheet", "time", "entry"} & set(words(ctx.entity)):
+        return f"Worked on: {title}. Reproduced it, found the cause and pushed a fix for review."
+    return f"Steps to reproduce: {title}. Expected: it works as documented. Actual: it does not; see the attached log."
+
+
 def _stranger(rng: random.Random) -> str:
     """Someone outside the world's companies (a journalist, a speaker): a plausible full name."""
     return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
@@ -882,8 +1086,7 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
              ({"author", "byline", "reporter"}, lambda r, c, p, n: _stranger(r)),
              (TEXTS, lambda r, c, p, n: f"{_co(r, c)} said the change takes effect next quarter; analysts expect little impact on prices.")],
     "ticket": [(NAMES, lambda r, c, p, n: c.shared(n, "ticket", lambda: r.choice(TICKETS))),
-               (TEXTS, lambda r, c, p, n: f"Steps to reproduce: {c.shared(n, 'ticket', lambda: r.choice(TICKETS)).lower()}. "
-                                          "Expected: it works as documented. Actual: it does not; see the attached log.")],
+               (TEXTS, lambda r, c, p, n: _ticket_text(r, c, n))],
     "message": [(NAMES, lambda r, c, p, n: r.choice(MAIL).format(co=p.company if p and p.company else _co(r, c))),
                 (TEXTS, lambda r, c, p, n: f"Hi {_first(p)}, thanks for the update. Could you confirm the dates by Friday? Best regards")],
     "event": [(NAMES, lambda r, c, p, n: r.choice(MEETINGS).format(co=p.company if p and p.company else _co(r, c))),
