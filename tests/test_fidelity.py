@@ -676,7 +676,8 @@ def test_examples_in_a_parameter_description_are_what_its_records_hold() -> None
 
 
 def test_a_field_whose_name_says_what_it_holds_gets_a_value_of_that_kind() -> None:
-    jobs = server("jobs", tool("create_job", "Create a scheduled job.", {"title": S, "schedule": S, "command": S, "doi": S}, ("title",)),
+    jobs = server("jobs", tool("create_job", "Create a scheduled job.", {"title": S, "schedule": S, "command": S, "doi": S, "desc": S},
+                               ("title",)),
                   tool("list_jobs", "List scheduled jobs.", {}))
     env = Environment([build_service(infer_plan(jobs, "jobs"))], seed=4)
     rows = list(env.services["jobs"].db["jobs"])
@@ -684,6 +685,7 @@ def test_a_field_whose_name_says_what_it_holds_gets_a_value_of_that_kind() -> No
     for r in rows:  # labels such as "schedule-03" were filler: a cron line, a command and a DOI say what they are
         assert re.fullmatch(r"[\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+ [\d*/,-]+", r["schedule"]), r["schedule"]
         assert not re.fullmatch(r"command-\d\d", r["command"]) and r["doi"].startswith("10.")
+        assert not re.fullmatch(r"desc-\d\d", r["desc"]) and r["desc"].endswith(".")  # a line of text
 
 
 MOVER = server(

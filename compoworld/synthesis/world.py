@@ -484,6 +484,10 @@ def _field_label(name: str, shape: dict[str, Any], rng: random.Random, ctx: Valu
     return value if fits(shape, value) else None
 
 
+PROSE = ["Agreed with the team; details are in the shared notes.", "Reviewed and approved for the next release.",
+         "Needs a follow-up with the owner before Friday.", "Based on the figures from the last quarter."]
+
+
 def _secret(prefix: str) -> Callable[[ValueContext, int, str], str]:
     """A credential of the usual look (`ghp_...`), the same for the same field and record number."""
     return lambda c, k, name: f"{prefix}{short_hash(f'{name}/{k}', 32)}"
@@ -547,6 +551,44 @@ KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
                            "No significant difference was found."]),
     ("claim",): _kth(["The new checkout flow raises conversion by 4%.", "Remote teams ship as fast as co-located ones.",
                       "Caching the catalogue halves the page load time.", "The vendor's uptime is above 99.9%."]),
+    ("industry",): _kth(["Healthcare", "Logistics", "Financial services", "Retail"]),
+    ("symbol",): lambda c, k, name: _nth(CRYPTO.get(c.chain) or TICKERS, k - 1, "-"),
+    ("coin",): _kth(["bitcoin", "ethereum", "solana", "cardano"]),
+    ("barcode",): _kth(["4006381333931", "5012345678900", "0012345678905", "7622210449283"]),
+    ("cc",): lambda c, k, name: _world_person(c, k + 2).email if c.world.contacts else None,
+    ("bcc",): lambda c, k, name: _world_person(c, k + 6).email if c.world.contacts else None,
+    ("mailto",): lambda c, k, name: _world_person(c, k).email if c.world.contacts else None,
+    ("channel",): _kth(["#general", "#support", "#eng-alerts", "#sales"]),
+    ("journal",): _kth(["Nature", "Science", "The Lancet", "PLOS ONE"]),
+    ("pmid",): _kth(["38012345", "37654321", "36987012", "39120456"]),
+    ("nct", "id"): _kth(["NCT05512345", "NCT04876543", "NCT06123987", "NCT05098761"]),
+    ("fields", "of", "study"): _kth(["Computer Science", "Medicine", "Economics", "Biology"]),
+    ("field", "of", "study"): _kth(["Computer Science", "Medicine", "Economics", "Biology"]),
+    ("publication", "type"): _kth(["JournalArticle", "Review", "Conference", "Book"]),
+    ("technology",): _kth(["React", "PostgreSQL", "Kubernetes", "Python"]),
+    ("technologies",): _kth(["React", "PostgreSQL", "Kubernetes", "Python"]),
+    ("library",): _kth(["requests", "lodash", "numpy", "express"]),
+    ("module",): _kth(["auth", "billing", "search", "reports"]),
+    ("role",): _kth(["admin", "editor", "viewer", "owner"]),
+    ("container",): _kth(["api-gateway", "billing-worker", "web-frontend", "search-indexer"]),
+    ("game", "mode"): _kth(["ranked", "casual", "arcade", "co-op"]),
+    ("keyword",): _kth(["pricing", "onboarding", "security", "analytics"]),
+    ("key", "word"): _kth(["pricing", "onboarding", "security", "analytics"]),
+    # free text that no family shapes: a neutral line a colleague might write, not "desc-03"
+    ("desc",): _kth(PROSE),
+    ("contents",): _kth(PROSE),
+    ("decision", "statement"): _kth(["We will move the launch to the second week of the quarter.",
+                                     "We keep the current vendor and renegotiate the renewal.",
+                                     "We adopt the new review process for every release.",
+                                     "We pause hiring for the role until the budget is approved."]),
+    ("call", "benefit"): _kth(["Confirms the delivery date before the order is placed.",
+                               "Gives the customer a contact for escalations.",
+                               "Settles the open questions on the contract in one call.",
+                               "Lets the team plan the rollout with real figures."]),
+    ("legal", "basis", "explanation"): _kth(["The contact agreed to be emailed on the signup form.",
+                                             "Needed to fulfil the contract the customer signed.",
+                                             "The contact asked for the newsletter at the trade fair.",
+                                             "Existing customer: updates about the product they use."]),
     ("thought",): _kth(["First, list what is known and what is missing.", "The second option is cheaper but slower to ship.",
                         "Check the latest policy before deciding.", "The numbers disagree; verify the source."]),
 }
