@@ -386,8 +386,13 @@ def _slug(text: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(words(name))  # memoized: seeding asks for the same field names thousands of times
+
+
+@lru_cache(maxsize=65536)
 def _name_tokens(name: str) -> frozenset[str]:
-    return frozenset(words(name))  # memoized: seeding asks for the same field names thousands of times
+    return frozenset(_name_words(name))
 
 
 def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Random, ctx: ValueContext, n: int = 0,
@@ -506,7 +511,6 @@ KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
     ("year",): lambda c, k, name: str(c.now.year - k + 1),
     ("quarter",): lambda c, k, name: f"Q{(c.now.month - 1) // 3 + 1} {c.now.year - k + 1}",
     ("database",): _kth(["analytics", "inventory", "billing", "crm"]),
-    ("db",): _kth(["analytics", "inventory", "billing", "crm"]),
     ("collection",): _kth(["orders", "customers", "products", "events"]),
     ("index", "uid"): _kth(["products", "articles", "customers", "movies"]),
     ("index",): _kth(["products", "articles", "customers", "logs-2026.01"]),
@@ -526,22 +530,16 @@ KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
     ("connection", "string"): _kth(["postgresql://app@db.internal:5432/analytics", "mysql://reporting@db.internal:3306/sales",
                                     "mongodb://app@mongo.internal:27017/orders", "redis://cache.internal:6379/0"]),
     ("package",): _kth(["requests", "lodash", "numpy", "express"]),
-    ("package", "name"): _kth(["requests", "lodash", "numpy", "express"]),
     ("section",): _kth(["Introduction", "Methods", "Results", "Discussion"]),
     ("ref",): _kth(["main", "v1.4.0", "develop", "release/2026.1"]),
     ("command",): _kth(["python app.py", "npm start", "./scripts/migrate.sh", "make test"]),
-    ("cmd",): _kth(["python app.py", "npm start", "./scripts/migrate.sh", "make test"]),
     ("arg",): _kth(["--port=8080", "--verbose", "--config=/etc/app/config.yaml", "--workers=4"]),
     ("doi",): _kth(["10.1038/s41586-024-07711-7", "10.1145/3580305.3599256", "10.1101/2025.03.14.643210",
                     "10.48550/arXiv.2403.01234"]),
     ("schedule",): _kth(["0 9 * * 1-5", "*/15 * * * *", "0 2 * * *", "0 0 1 * *"]),
-    ("cron",): _kth(["0 9 * * 1-5", "*/15 * * * *", "0 2 * * *", "0 0 1 * *"]),
     ("chat", "jid"): _kth(["4915112345678@s.whatsapp.net", "447700900123@s.whatsapp.net", "120363042911@g.us",
                            "14155550123@s.whatsapp.net"]),
-    ("jid",): _kth(["4915112345678@s.whatsapp.net", "447700900123@s.whatsapp.net", "120363042911@g.us",
-                    "14155550123@s.whatsapp.net"]),
     ("method",): _kth(["GET", "POST", "PUT", "DELETE"]),
-    ("http", "method"): _kth(["GET", "POST", "PUT", "DELETE"]),
     ("scope",): _kth(["read", "write", "admin", "read:org"]),
     ("where",): _kth(["status = 'active'", "amount > 100", "created_at >= '2026-01-01'", "region = 'EU'"]),
     ("chain",): _kth(["ethereum", "polygon", "arbitrum", "base"]),
@@ -563,17 +561,13 @@ KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
     ("pmid",): _kth(["38012345", "37654321", "36987012", "39120456"]),
     ("nct", "id"): _kth(["NCT05512345", "NCT04876543", "NCT06123987", "NCT05098761"]),
     ("fields", "of", "study"): _kth(["Computer Science", "Medicine", "Economics", "Biology"]),
-    ("field", "of", "study"): _kth(["Computer Science", "Medicine", "Economics", "Biology"]),
     ("publication", "type"): _kth(["JournalArticle", "Review", "Conference", "Book"]),
     ("technology",): _kth(["React", "PostgreSQL", "Kubernetes", "Python"]),
-    ("technologies",): _kth(["React", "PostgreSQL", "Kubernetes", "Python"]),
-    ("library",): _kth(["requests", "lodash", "numpy", "express"]),
     ("module",): _kth(["auth", "billing", "search", "reports"]),
     ("role",): _kth(["admin", "editor", "viewer", "owner"]),
-    ("container",): _kth(["api-gateway", "billing-worker", "web-frontend", "search-indexer"]),
+    ("container",): lambda c, k, name: _nth(SERVICES[:4], k - 1, "-"),  # the deployments' own services
     ("game", "mode"): _kth(["ranked", "casual", "arcade", "co-op"]),
     ("keyword",): _kth(["pricing", "onboarding", "security", "analytics"]),
-    ("key", "word"): _kth(["pricing", "onboarding", "security", "analytics"]),
     # free text that no family shapes: a neutral line a colleague might write, not "desc-03"
     ("desc",): _kth(PROSE),
     ("contents",): _kth(PROSE),
@@ -592,6 +586,12 @@ KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
     ("thought",): _kth(["First, list what is known and what is missing.", "The second option is cheaper but slower to ship.",
                         "Check the latest policy before deciding.", "The numbers disagree; verify the source."]),
 }
+# Other names of the same fields.
+KNOWN_FIELDS.update({alias: KNOWN_FIELDS[name] for alias, name in {
+    ("db",): ("database",), ("package", "name"): ("package",), ("library",): ("package",), ("cmd",): ("command",),
+    ("cron",): ("schedule",), ("jid",): ("chat", "jid"), ("http", "method"): ("method",),
+    ("field", "of", "study"): ("fields", "of", "study"), ("technologies",): ("technology",), ("key", "word"): ("keyword",),
+}.items()})
 
 # Fields whose meaning depends on the records' family: `from`/`to` are people in a knowledge graph,
 # addresses in a message, currencies in a rate; `value`/`image` are an env value and a container image
@@ -626,7 +626,7 @@ SIBLING_WORDS = frozenset({"parent", "depends", "dependency", "dependencies", "c
 def sibling_id(name: str, ctx: ValueContext, n: int, k: int) -> str | None:
     """`parent_context_id` of a context, `depends_on` of a task: the id of another record being seeded
     (the `k`th after record `n`), not a label."""
-    toks = set(words(name))
+    toks = set(_name_words(name))
     rest = toks - SIBLING_WORDS - {"id", "ids", "on", "of", "to", "by", "key"}
     if not ctx.ids or len(ctx.ids) < 2 or not toks & SIBLING_WORDS or not rest <= {ctx.entity, _plural(ctx.entity)}:
         return None
@@ -636,7 +636,7 @@ def sibling_id(name: str, ctx: ValueContext, n: int, k: int) -> str | None:
 
 def known_value(name: str, ctx: ValueContext, k: int) -> str | None:
     """The `k`th value of a plain-text field whose name (and records' family) says what it holds."""
-    toks = tuple(words(name))
+    toks = _name_words(name)
     if toks and toks[-1] in ("file", "files", "path", "paths", "filepath"):  # `related_files` of a task: paths, not "related-files-02"
         return f"/{FILE_DIRS[(k - 1) % len(FILE_DIRS)]}/{FILE_STEMS[(k - 1) % len(FILE_STEMS)]}.md"
     gen = FAMILY_FIELDS.get((ctx.family, "_".join(toks))) or KNOWN_FIELDS.get(toks)
