@@ -768,3 +768,16 @@ def test_a_field_pointing_at_a_sibling_record_holds_another_records_id() -> None
     for r in rows:  # "parent-context-id-01" named nothing; a parent is another saved context, never itself
         assert r["parent_context_id"] in ids and r["parent_context_id"] != r["id"]
         assert r["continuation_of"] in ids and r["continuation_of"] != r["id"]
+
+
+def test_a_tool_named_by_a_noun_alone_looks_that_noun_up() -> None:
+    # The "a weather lookup returns a place with a rating": `weather(city)` has no verb, and its
+    # noun was dropped, so the `city` argument made it a place lookup.
+    srv = server("test_server", tool("add", "add.", {"a": N, "b": N}, ("a", "b")), tool("weather", "weather.", {"city": S}, ("city",)))
+    env = Environment([build_service(infer_plan(srv, "test_server"))], seed=3)
+    for city in ("Paris", "Springfield"):  # a seeded city and one derived on the spot
+        obs = env.step({"name": "test_server__weather", "arguments": {"city": city}})
+        assert obs.ok, obs.content
+        assert {"temperature_c", "conditions", "humidity"} <= set(obs.data) and "rating" not in obs.data
+        assert obs.data["city"] == city and obs.data.get("name", city) == city  # its name is the city asked about
+        assert 25 <= obs.data["humidity"] <= 98

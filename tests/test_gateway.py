@@ -68,6 +68,10 @@ def test_one_line_keeps_the_first_sentence_within_the_limit() -> None:
     long = "Access and manage your CRM data seamlessly with 100+ tools in our HubSpot implementation of contacts"
     assert one_line(long) == "Access and manage your CRM data seamlessly with 100+ tools in our HubSpot..."
     assert len(one_line(long)) <= ONE_LINE_CHARS and one_line("") == ""
+    # a docstring's sections are no part of the summary, with or without a blank line before them
+    assert one_line("Search news by keyword\n\n    Args:\n        keyword: the word") == "Search news by keyword"
+    assert one_line("키워드로 뉴스 검색하기 Args: keyword: 검색할 키워드 Returns: 목록") == "키워드로 뉴스 검색하기"
+    assert one_line("Args: path: a file") == "Args: path: a file"  # nothing before the section: the text itself
 
 
 def test_describe_tool_gives_the_full_schema() -> None:

@@ -68,13 +68,16 @@ class ToolDescription(TypedDict):
 
 ONE_LINE_CHARS = 80
 _SENTENCE_END = re.compile(r"[.!?](?= [A-Z])")
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_DOC_SECTION = re.compile(r"\b(?:Args|Arguments|Parameters|Params|Returns|Raises|Examples?|Usage):")
 
 
 def one_line(text: str, limit: int = ONE_LINE_CHARS) -> str:
     """The first sentence of `text` on one line, cut at a word within `limit` characters: listings name
-    what each entry is for (many compiled descriptions run to a paragraph of setup notes), and
-    describe_tool gives the whole text."""
-    flat = " ".join(text.split())
+    what each entry is for (many compiled descriptions run to a paragraph of setup notes, or to a
+    docstring's `Args:` section), and describe_tool gives the whole text."""
+    summary = _PARAGRAPH.split(text.strip(), 1)[0]
+    flat = " ".join(_DOC_SECTION.split(summary, 1)[0].split()) or " ".join(text.split())
     end = _SENTENCE_END.search(flat)  # a stop before a capital: "e.g. by name" goes on
     first = flat[:end.start() + 1] if end else flat
     if len(first) <= limit:

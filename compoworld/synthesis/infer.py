@@ -22,7 +22,7 @@ from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, si
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, chain_of, reversing, topic_for
+from compoworld.synthesis.world import OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, chain_of, reversing, topic_for
 
 ACTION_LOG, SIMULATIONS = "action_log", "simulations"
 
@@ -567,7 +567,10 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         head, mods, pl = _noun(tokens, vidx if vidx >= 0 else (-1 if verb is None else len(tokens)))
         if verb is not None and vidx < 0 and head is None:
             head, mods, pl = _noun(tokens, -1)
-        if head is not None and verb_lemma(head) == verb:
+        # `search_search`: the noun is the verb again, so there is none. A name that is one noun and no
+        # verb keeps it where an archetype is about that noun (`weather(city)` looks up weather, not a
+        # place); other verbless names (`gdb_step`, `jpl_sbdb`) say too little and the arguments decide.
+        if head is not None and (verb_lemma(head) == verb if verb is not None else len(tokens) > 1 or head not in TOPIC_NOUNS):
             head = None
         t = TInfo(tool=tool, exposed=exposed, tokens=tokens, verb=verb, vclass=vclass, head=head, mods=mods, plural_noun=pl,
                   params=_param_infos(tool))

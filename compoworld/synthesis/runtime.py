@@ -196,6 +196,10 @@ class CompiledService(Service):
             else:
                 v = value_for(f.name, f.sem, f.shape, rng, ctx, 0)
                 row[f.name] = v if _may_hold(f.shape, v) else None
+        # `weather(city)`: the fields made to agree with a city (the record's name) agree with the city asked for
+        for what, made in ctx.shared_values(0).items():
+            if what in known and isinstance(made, str) and made != known[what]:
+                row.update({k: known[what] for k, v in row.items() if v == made and k not in known})
         # `get_author_info(author_name)`: the record's own name is the name it was looked up by
         for k, v in known.items():
             if isinstance(v, str) and k in (f"{e.entity}_name", f"{e.entity}_title") and "name" in row and e.field("name") is not None:

@@ -156,6 +156,9 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("title", "title", S), ("url", "url", S), ("snippet", "text", S), ("score", None, N)]),
 ]
 # archetypes that shape a record only when its own name or its tool's name says so
+# The nouns the templates are about: a tool named by one of them alone (`weather`, `news`) looks it up.
+TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
+
 NAMED_TOPICS = frozenset({"task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
@@ -373,6 +376,10 @@ class ValueContext:
         if key not in self._shared:
             self._shared[key] = make()
         return self._shared[key]
+
+    def shared_values(self, n: int) -> dict[str, Any]:
+        """What record `n`'s fields were made to agree on, by name (`city`, `paper`, ...)."""
+        return {what: v for (m, what), v in self._shared.items() if m == n}
 
 
 def _plural(word: str) -> str:
@@ -1265,6 +1272,7 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "finance": [({"revenue", "income", "assets", "liabilities", "ebitda", "cash"}, (5e6, 9e9)), ({"eps"}, (-2, 12)),
                 ({"open", "close", "high", "low", "price"}, (5, 900)), ({"volume"}, (10_000, 9_000_000))],
     "order": [({"amount", "total", "subtotal", "price"}, (20, 20_000)), ({"quantity", "qty"}, (1, 60))],
+    "weather": [({"humidity"}, (25, 98)), ({"wind", "wind_kph", "wind_speed"}, (0, 55)), ({"precipitation", "precip_mm"}, (0, 30))],
     "place": [({"distance", "km", "distance_km"}, (0.4, 900)), ({"duration", "minutes", "duration_min"}, (3, 600))],
     "deploy": [({"replicas", "instances"}, (1, 12)), ({"cpu", "memory"}, (1, 64))],
     "table": [({"rows", "row_count", "count"}, (0, 250_000))],
