@@ -781,3 +781,48 @@ def test_a_tool_named_by_a_noun_alone_looks_that_noun_up() -> None:
         assert {"temperature_c", "conditions", "humidity"} <= set(obs.data) and "rating" not in obs.data
         assert obs.data["city"] == city and obs.data.get("name", city) == city  # its name is the city asked about
         assert 25 <= obs.data["humidity"] <= 98
+
+
+def test_a_knowledge_graph_makes_one_record_per_item_and_its_nodes_are_its_entities() -> None:
+    # The review's "the batch is stored as one record with null name/entity_type", and search_nodes over
+    # "Node N" records that never saw a created entity.
+    item = {"type": "object", "properties": {"name": S, "entityType": S, "observations": {"type": "array", "items": S}},
+            "required": ["name", "entityType", "observations"]}
+    rel = {"type": "object", "properties": {"from": S, "to": S, "relationType": S}, "required": ["from", "to", "relationType"]}
+    srv = server("memory", tool("create_entities", "Create multiple new entities in the knowledge graph", {"entities": {"type": "array", "items": item}}, ("entities",)),
+                 tool("create_relations", "Create multiple new relations between entities", {"relations": {"type": "array", "items": rel}}, ("relations",)),
+                 tool("delete_relations", "Delete multiple relations from the knowledge graph", {"relations": {"type": "array", "items": rel}}, ("relations",)),
+                 tool("delete_entities", "Delete multiple entities and their associated relations from the knowledge graph",
+                      {"entityNames": {"type": "array", "items": S}}, ("entityNames",)),
+                 tool("add_observations", "Add new observations to existing entities in the knowledge graph",
+                      {"observations": {"type": "array", "items": {"type": "object", "properties": {"entityName": S, "contents": {"type": "array", "items": S}}}}},
+                      ("observations",)),
+                 tool("search_nodes", "Search for nodes in the knowledge graph based on a query", {"query": S}, ("query",)),
+                 tool("open_nodes", "Open specific nodes in the knowledge graph by their names", {"names": {"type": "array", "items": S}}, ("names",)))
+    env = Environment([build_service(infer_plan(srv, "memory"))], seed=5)
+    seeded = list(env.services["memory"].db["entities"])
+    assert seeded and all(r["entity_type"] in ("person", "organization") and r["name"] for r in seeded)
+    made = env.step({"name": "memory__create_entities", "arguments": {"entities": [
+        {"name": "Ada Lovelace", "entityType": "person", "observations": ["wrote the first program"]},
+        {"name": "Charles Babbage", "entityType": "person", "observations": []},
+        {"name": seeded[0]["name"], "entityType": "person", "observations": []}]}})  # exists already: skipped
+    assert made.ok, made.content
+    assert [(r["name"], r["entity_type"], r["observations"]) for r in made.data["entities"]] == [
+        ("Ada Lovelace", "person", ["wrote the first program"]), ("Charles Babbage", "person", [])]
+    found = env.step({"name": "memory__search_nodes", "arguments": {"query": "Lovelace"}})
+    assert [r["name"] for r in found.data["items"]] == ["Ada Lovelace"]
+    opened = env.step({"name": "memory__open_nodes", "arguments": {"names": ["Charles Babbage", "Nobody"]}})
+    assert [r["name"] for r in opened.data["items"]] == ["Charles Babbage"] and opened.data["not_found"] == ["Nobody"]
+    link = {"from": "Ada Lovelace", "to": "Charles Babbage", "relationType": "works_with"}
+    related = env.step({"name": "memory__create_relations", "arguments": {"relations": [link]}})
+    assert related.ok and [(r["from"], r["to"], r["relation_type"]) for r in related.data["relations"]] == [
+        ("Ada Lovelace", "Charles Babbage", "works_with")]
+    before = len(env.services["memory"].db["relations"])
+    gone = env.step({"name": "memory__delete_relations", "arguments": {"relations": [link, {**link, "to": "Nobody"}]}})
+    assert gone.ok and len(gone.data["deleted"]) == 1 and gone.data["not_found"] == [{**link, "to": "Nobody"}]
+    assert len(env.services["memory"].db["relations"]) == before - 1
+    again = env.step({"name": "memory__delete_relations", "arguments": {"relations": [link]}})
+    assert not again.ok and len(env.services["memory"].db["relations"]) == before - 1  # nothing matched: an error, nothing changed
+    removed = env.step({"name": "memory__delete_entities", "arguments": {"entityNames": ["Ada Lovelace"]}})
+    assert removed.ok and [r["name"] for r in removed.data["deleted"]] == ["Ada Lovelace"]
+    assert env.step({"name": "memory__search_nodes", "arguments": {"query": "Lovelace"}}).data["items"] == []

@@ -536,6 +536,7 @@ class _Ent:
     statuses: list[str] = field(default_factory=list)
     status_enum: list[str] | None = None
     key_fields: dict[str, str] = field(default_factory=dict)  # param snake -> field
+    itemized: bool = False  # made by a batch's items (`create_relations`), whose fields say all a record is
 
 
 def _domain(categories: list[str]) -> str:
@@ -579,6 +580,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         _classify(t)
         infos.append(t)
     _retarget_attribute_heads(infos)
+    _nodes_are_entities(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -702,11 +704,36 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         t.target = _transition_target(t)
     if t.op in ("get", "delete") and keys and _is_batch(keys[0]):
         t.batch = True
+    if t.op in ("create", "delete") and _batch_items(t) is not None:
+        t.batch, keys = True, []  # each item is a record: its fields say which, no argument names one
     t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
     if t.op in ("update", "transition"):  # `update_status(id, new_status)`: the new value of `status`
         for p in cands:
             if len(p.words) > 1 and p.words[0] == "new" and p not in keys and id(p) not in ref_params:
                 t.renames[id(p)] = "_".join(p.words[1:])
+
+
+def _batch_items(t: TInfo) -> PInfo | None:
+    """`create_entities(entities=[{name, entityType, observations}])`: a create (or delete) whose one
+    required argument is a list of objects named for the records it makes (or removes); each item is
+    one record."""
+    req = [p for p in t.params if p.required and p.structural is None]
+    if len(req) != 1 or req[0].type != "array" or t.head is None:
+        return None
+    p = req[0]
+    items = p.schema.get("items")
+    if not isinstance(items, dict) or main_type(items) != "object" or not isinstance(items.get("properties"), dict) \
+            or not items["properties"] or singular(p.snake) != t.head:
+        return None
+    return p
+
+
+def _item_infos(t: TInfo, p: PInfo) -> list[PInfo]:
+    """The fields of a batch create's items, as arguments of a create of one record would be."""
+    items = p.schema["items"]
+    one = ToolIn(name=t.tool.name, ident=t.tool.ident, description=t.tool.description,
+                 input_schema={"type": "object", "properties": items["properties"], "required": list(items.get("required") or [])})
+    return _param_infos(one)
 
 
 _MOVE_FROM = {"source", "src", "from", "from_path", "source_path", "old_path", "old_name", "oldname", "old_key", "oldkey",
@@ -755,7 +782,7 @@ def _transition_target(t: TInfo) -> str:
 def _collect_fields(t: TInfo, e: _Ent) -> None:
     def add(fname: str, p: PInfo | None, role: str = "data", ref: str | None = None, shape: dict[str, Any] | None = None, sem: str | None = None) -> None:
         sh = loosen(p.schema) if p is not None else (shape or {})
-        if t.batch and p is not None and p.type == "array":
+        if t.batch and t.op != "create" and p is not None and p.type == "array":  # a batch read's keys: one per record
             sh = loosen(p.schema.get("items") or {})
         sm = (p.sem if p is not None else sem)
         if sm == "query":
@@ -785,6 +812,8 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
             t.keys[i] = (p, fn)
             continue
         fn = fname if fname != "id" else f"{e.name}_key"
+        if fn == f"{e.name}_name" and "name" in e.fields:  # `delete_entities(entityNames)`: the entities' own names
+            fn = "name"
         add(fn, p, role="key")
         strict = p.schema.get("items") if t.batch and p.type == "array" else p.schema
         if isinstance(strict, dict) and _constrained(p):
@@ -793,7 +822,12 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
         t.keys[i] = (p, fn)
     for p, fname, ref in t.refs:
         add(fname, p, role="ref", ref=ref)
-    if t.op in ("create", "update", "transition"):
+    batch = _batch_items(t) if t.op in ("create", "delete") and t.batch else None
+    if batch is not None:
+        for p in _item_infos(t, batch):
+            add(p.snake, p)
+        e.itemized = True
+    elif t.op in ("create", "update", "transition"):
         for p in t.params:
             if p.structural == "option" or any(p is k for k, _ in t.keys) or any(p is r for r, _, _ in t.refs):
                 continue
@@ -902,7 +936,7 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         for fname, sem, shape in tfields:
             if fname not in fields and len(fields) < 14:
                 fields[fname] = FieldPlan(name=fname, shape=shape, sem=sem, role="data")
-    if title_like is None and "name" not in fields and "title" not in fields:
+    if title_like is None and "name" not in fields and "title" not in fields and not e.itemized:
         fields["name"] = FieldPlan(name="name", shape={"type": "string"}, sem="title", role="title")
     statuses = list(e.status_enum or [])
     if e.statuses or "status" in fields:
@@ -974,6 +1008,9 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         if id(p) in t.renames:
             params.append(ParamPlan(name=p.name, role="field", field=t.renames[id(p)]))
             continue
+        if t.batch and t.op in ("create", "delete") and p is _batch_items(t):
+            params.append(ParamPlan(name=p.name, role="items"))
+            continue
         if id(p) in ref_ids:
             f, r = ref_ids[id(p)]
             rc = ents.get(r)
@@ -1008,6 +1045,15 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
 _ATTR_HEADS = {"content", "contents", "metadata", "meta", "frontmatter", "property", "properties", "attribute", "attributes",
                "section", "heading", "block", "body", "text", "data", "status", "state"}
 _PART_OF = re.compile(r"\b(?:status|state|content|contents|metadata|properties|body|text) of (?:an?|the|one|this) (?:existing |given |specific )?([a-z]+)")
+
+
+def _nodes_are_entities(infos: list[TInfo]) -> None:
+    """A knowledge graph (`create_entities`, `search_nodes`, `open_nodes`): its nodes are the
+    entities it creates, not a second collection that never sees them."""
+    if any(t.head == "entity" and t.op == "create" for t in infos):
+        for t in infos:
+            if t.head == "node":
+                t.head = "entity"
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:

@@ -17,6 +17,7 @@ ParamRole = Literal[
     "min", "max",  # range filter bounds on a list
     "query",  # free-text search
     "limit", "offset", "page", "cursor", "sort", "order",
+    "items",  # a batch create's list of records, one per item (`create_entities(entities=[...])`)
     "arg",  # an input of a computation, lookup or action
     "option",  # changes presentation only; ignored
 ]

@@ -13,6 +13,7 @@ from compoworld.services.json_schema import InvalidValue, compile_validator, fit
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.compute import COMPUTATIONS, Call
+from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
 from compoworld.synthesis.world import ValueContext, rng_for, value_for
@@ -125,7 +126,7 @@ class CompiledService(Service):
             return self._action(t, args)
         assert e is not None, f"tool {name} has no collection"
         if op == "create":
-            return self._create(t, e, args)
+            return self._create_many(t, e, args) if t.many else self._create(t, e, args)
         if op == "list":
             return self._list(t, e, args)
         if op in ("get", "lookup"):
@@ -135,6 +136,8 @@ class CompiledService(Service):
         if op == "update":
             return self._update(t, e, args)
         if op == "delete":
+            if t.many and any(p.role == "items" for p in t.params):
+                return self._delete_items(t, e, args)
             if t.many:
                 return self._batch(t, e, args, delete=True)
             row = self._locate(t, e, args, derive=False)
@@ -221,6 +224,62 @@ class CompiledService(Service):
                 if _find(table, [(p.name, fld, v)]) is None:
                     raise NotFoundError(f"no {parent.entity.replace('_', ' ')} with {p.name} {v!r}")
 
+    def _create_many(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
+        """One record per item; an item whose name (or title) a record already has is skipped, as the
+        knowledge-graph servers do, and so is a repeat within the call. A bad item fails the whole call
+        (`Environment.step` undoes the records made before it)."""
+        param = next(p for p in t.params if p.role == "items")
+        table = self.db[e.collection]
+        natural = next((f.name for f in e.fields if f.name in ("name", "title")), None)
+        made: list[Record] = []
+        for item in args.get(param.name) or []:
+            values = {snake(k): v for k, v in item.items()} if isinstance(item, dict) else {}
+            if natural and values.get(natural) is not None and _find(table, [(natural, natural, values[natural])]) is not None:
+                continue
+            row: Record = {f.name: values.get(f.name) for f in e.fields if f.role != "id"}
+            made.append(table.insert(self._defaults(t, e, table, row, invent_keys=False)))
+        return {param.name: made}
+
+    def _delete_items(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
+        """`delete_relations(relations=[{from, to, relationType}])`: each item removes the record with all
+        its values; an item no record matches is reported, not an error, unless none matched."""
+        param = next(p for p in t.params if p.role == "items")
+        table = self.db[e.collection]
+        deleted: list[Record] = []
+        missing: list[Any] = []
+        for item in args.get(param.name) or []:
+            values = {snake(k): v for k, v in item.items()} if isinstance(item, dict) else {}
+            conds = [(k, k, v) for k, v in values.items() if e.field(k) is not None]
+            row = _find(table, conds) if conds else None  # an item naming no field names no record
+            if row is None:
+                missing.append(item)
+            else:
+                deleted.append(table.delete(row["id"]))
+        if not deleted:
+            raise NotFoundError(f"none of the given {param.name} exist")
+        return {"deleted": deleted, "not_found": missing}
+
+    def _defaults(self, t: ToolPlan, e: EntityPlan, table: Table, row: Record, invent_keys: bool = True) -> Record:
+        """A new record's values the caller did not give: sequence numbers, status, timestamps, and
+        (unless the records come as a batch's items, which say all they are) keys."""
+        for f in e.fields:
+            if row.get(f.name) is not None or f.role == "id":
+                continue
+            if f.role == "seq":
+                row[f.name] = table.seq
+            elif f.role == "status":
+                row[f.name] = t.target_status or (e.statuses[0] if e.statuses else "active")
+            elif f.role in ("created", "updated"):
+                row[f.name] = self.now()
+            elif f.role == "key" and invent_keys and (f.strict or f.shape):
+                rng = rng_for(self.ctx.seed, self.name, e.collection, table.seq)
+                v = sample(f.strict or f.shape, rng)
+                row[f.name] = v if _may_hold(f.shape, v) else None
+        sf = e.status_field
+        if t.target_status and sf:
+            row[sf] = t.target_status
+        return row
+
     def _create(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
         table = self.db[e.collection]
         self._check_refs(t, args)
@@ -245,22 +304,7 @@ class CompiledService(Service):
                 if f is not None and f.role == "key" and _find(table, [(p.name, p.field, args[p.name])]) is not None:
                     raise ToolError(f"a {e.entity.replace('_', ' ')} with {p.name} {args[p.name]!r} already exists")
         rid = row.pop("id", None)
-        for f in e.fields:
-            if row.get(f.name) is not None or f.role == "id":
-                continue
-            if f.role == "seq":
-                row[f.name] = table.seq
-            elif f.role == "status":
-                row[f.name] = t.target_status or (e.statuses[0] if e.statuses else "active")
-            elif f.role in ("created", "updated"):
-                row[f.name] = self.now()
-            elif f.role == "key" and (f.strict or f.shape):
-                rng = rng_for(self.ctx.seed, self.name, e.collection, table.seq)
-                v = sample(f.strict or f.shape, rng)
-                row[f.name] = v if _may_hold(f.shape, v) else None
-        sf = e.status_field
-        if t.target_status and sf:
-            row[sf] = t.target_status
+        row = self._defaults(t, e, table, row)
         if rid is not None:
             row = {"id": str(rid), **row}
         return table.insert(row)

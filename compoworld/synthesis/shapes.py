@@ -57,6 +57,9 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
             out["properties"]["next_cursor"] = {"type": ["string", "null"]}
             out["required"].append("next_cursor")
         return out
+    if t.many and t.op == "create":
+        items = next(p.name for p in t.params if p.role == "items")
+        return {"type": "object", "properties": {items: {"type": "array", "items": rec}}, "required": [items]}
     if t.many and t.op in ("get", "lookup", "delete"):
         key = "deleted" if t.op == "delete" else "items"
         return {"type": "object", "properties": {key: {"type": "array", "items": rec}, "not_found": {"type": "array"}},

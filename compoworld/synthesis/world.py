@@ -39,6 +39,7 @@ TIMEZONES = ["UTC", "America/New_York", "Europe/London", "Europe/Berlin", "Asia/
 EXTS = ["md", "txt", "json", "csv", "py", "pdf", "docx"]
 SOURCES = ["Reuters", "AP News", "BBC", "The Verge", "TechCrunch", "Nature", "Bloomberg"]
 LICENSES = ["MIT", "Apache-2.0", "BSD-3-Clause", "GPL-3.0", "MPL-2.0"]
+RELATION_TYPES = ["works_with", "reports_to", "manages", "knows", "mentors"]
 CATEGORIES = ["general", "standard", "featured", "archived", "other"]  # no domain's words in a record of any domain
 
 
@@ -1210,7 +1211,9 @@ FAMILY_STR.update({
                   ({"edition", "translation", "identifier"}, lambda r, c, p, n: c.shared(n, "edition", lambda: r.choice(EDITIONS))[0]),
                   ({"language", "lang"}, lambda r, c, p, n: c.shared(n, "edition", lambda: r.choice(EDITIONS))[1]),
                   (TEXTS, lambda r, c, p, n: "In the name of God, the Most Gracious, the Most Merciful.")],
-    "graph": [({"entity_type", "type", "kind"}, lambda r, c, p, n: r.choice(["person", "organization", "project", "event"])),
+    # a node is named after the record's person (or a company where it has none), and its type says which
+    "graph": [({"relation", "relationship", "relationtype", "predicate"}, lambda r, c, p, n: r.choice(RELATION_TYPES)),
+              ({"entity_type", "type", "kind"}, lambda r, c, p, n: "person" if p else "organization"),
               (NAMES, lambda r, c, p, n: p.name if p else _co(r, c, n))],
     "whois": [({"registrar"}, lambda r, c, p, n: r.choice(["Gandi SAS", "Namecheap, Inc.", "GoDaddy.com, LLC", "Cloudflare, Inc.", "RIPE NCC", "ARIN"]))],
     "model": [(NAMES | {"model", "id"}, lambda r, c, p, n: _model(r, c, n)[1]),
