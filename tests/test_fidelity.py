@@ -826,3 +826,17 @@ def test_a_knowledge_graph_makes_one_record_per_item_and_its_nodes_are_its_entit
     removed = env.step({"name": "memory__delete_entities", "arguments": {"entityNames": ["Ada Lovelace"]}})
     assert removed.ok and [r["name"] for r in removed.data["deleted"]] == ["Ada Lovelace"]
     assert env.step({"name": "memory__search_nodes", "arguments": {"query": "Lovelace"}}).data["items"] == []
+
+
+def test_a_balance_is_a_holding_and_a_slug_is_its_records_name() -> None:
+    # The review's "a balance answers with a transfer's fields" and "each inscription carries a `slug-01` label".
+    wallet = server("starknet", tool("get_token_balance", "Get the token balance for a Starknet address",
+                                     {"ownerAddress": S, "tokenAddress": S}, ("ownerAddress", "tokenAddress")))
+    env = Environment([build_service(infer_plan(wallet, "starknet"))], seed=4)
+    row = next(iter(env.services["starknet"].db["balances"]))
+    assert {"balance", "symbol"} <= set(row) and not {"hash", "from_address", "to_address"} & set(row)
+    boards = server("boards", tool("create_board", "Create a board.", {"name": S, "slug": S}, ("name",)),
+                    tool("list_boards", "List boards.", {}))
+    env = Environment([build_service(infer_plan(boards, "boards"))], seed=4)
+    rows = list(env.services["boards"].db["boards"])
+    assert rows and all(r["slug"] == "-".join(re.findall(r"[a-z0-9]+", r["name"].lower())) for r in rows)

@@ -16,7 +16,7 @@ from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import ValueContext, rng_for, value_for
+from compoworld.synthesis.world import ValueContext, rng_for, slugify, value_for
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
@@ -81,6 +81,11 @@ class CompiledService(Service):
         for f in e.fields:
             if f.role != "id":
                 row[f.name] = i + 1 if f.role == "seq" else self._seed_value(e, f, rng, ctx, slot, done)
+        # a slug is its record's name made URL-safe ("Inscription 1" -> "inscription-1"), not a label
+        base = next((row[k] for k in ("name", "title") if isinstance(row.get(k), str) and row[k]), None)
+        for f in e.fields:
+            if base is not None and f.role != "id" and (f.name == "slug" or f.name.endswith("_slug")) and _may_hold(f.shape, slugify(base)):
+                row[f.name] = slugify(base)
         return row
 
     def _seed_value(self, e: EntityPlan, f: FieldPlan, rng: Any, ctx: ValueContext, i: int, done: dict[str, list[Record]]) -> Any:

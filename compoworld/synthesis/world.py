@@ -148,7 +148,10 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("name", "title", S), ("import_path", None, S), ("example", None, S), ("description", "text", S)]),
     ("prompt", ("prompt", "template", "instruction"),
      [("name", "title", S), ("template", None, S), ("description", "text", S)]),
-    ("chain", ("transaction", "block", "wallet", "balance", "gas", "contract", "nft", "chain", "address", "defi", "pool", "swap"),
+    # what an account or wallet holds of one asset (not a transfer: no hash, no sender)
+    ("balance", ("balance", "holding"),
+     [("symbol", "code", S), ("balance", "money", N), ("as_of", "datetime", S)]),
+    ("chain", ("transaction", "block", "wallet", "gas", "contract", "nft", "chain", "address", "defi", "pool", "swap"),
      [("hash", "code", S), ("amount", "money", N), ("symbol", "code", S), ("from_address", None, S), ("to_address", None, S), ("timestamp", "datetime", S)]),
     ("metric", ("metric", "stat", "statistic", "analytics", "usage", "score", "count", "index", "indicator", "report", "summary", "status", "health", "performance"),
      [("name", "title", S), ("value", None, N), ("unit", None, S), ("period", None, S), ("updated_at", "datetime", S)]),
@@ -389,7 +392,8 @@ def _plural(word: str) -> str:
     return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
 
 
-def _slug(text: str) -> str:
+def slugify(text: str) -> str:
+    """`text` as a URL-safe slug: lower-case words joined by hyphens."""
     return "-".join(words(text))[:40] or "item"
 
 
@@ -443,7 +447,7 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
             ctx.shared(n, "name", lambda: hint)  # a path made later ends with it
         return hint
     if not shape:
-        return hint if hint is not None else f"{_slug(name)}-{n + 1}"
+        return hint if hint is not None else f"{slugify(name)}-{n + 1}"
     label = _field_label(name, shape, rng, ctx, n, n + 1 if unique else None)
     return label if label is not None else sample(shape, rng)
 
@@ -488,10 +492,10 @@ def _field_label(name: str, shape: dict[str, Any], rng: random.Random, ctx: Valu
     if t == "array" and isinstance(shape.get("items"), dict) and main_type(shape["items"]) == "string" and \
             not any(w in shape["items"] for w in _FREE):
         one = singular(name) if is_plural(name) else name
-        value: Any = [sibling_id(one, ctx, n, k) or known_value(one, ctx, k) or f"{_slug(one)}-{k:02d}"]
+        value: Any = [sibling_id(one, ctx, n, k) or known_value(one, ctx, k) or f"{slugify(one)}-{k:02d}"]
     elif t == "string" and not any(w in shape for w in _FREE):
         # "course-01" is not found by "course-12"
-        value = sibling_id(name, ctx, n, k) or known_value(name, ctx, k) or f"{_slug(name)}-{k:02d}"
+        value = sibling_id(name, ctx, n, k) or known_value(name, ctx, k) or f"{slugify(name)}-{k:02d}"
     else:
         return None
     return value if fits(shape, value) else None
@@ -833,7 +837,7 @@ def _url(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
     cos = ctx.world.companies
     dom = cos[rng.randrange(len(cos))].domain if cos else "example.com"
     if ctx.entity:  # the record's own page, not a page about another domain's business
-        return f"https://{dom}/{_plural(_slug(ctx.entity))}/{n + 1}"
+        return f"https://{dom}/{_plural(slugify(ctx.entity))}/{n + 1}"
     return f"https://{dom}/{rng.choice(WORDS)}/{rng.randint(100, 999)}"
 
 
@@ -1123,7 +1127,7 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
              ({"name"}, lambda r, c, p, n: _repo(r, c, n)),
              ({"description", "body", "text", "content"}, lambda r, c, p, n: f"The {_repo(r, c, n)} service: source, tests and deployment scripts."),
              ({"author", "committer", "owner", "user", "login", "username"}, lambda r, c, p, n: p.name if p else "Build Bot")],
-    "web": [({"url", "link", "href", "uri"}, lambda r, c, p, n: f"https://{_company_of(r, c, n).domain}/{_slug(_web_topic(r, c, n))}"),
+    "web": [({"url", "link", "href", "uri"}, lambda r, c, p, n: f"https://{_company_of(r, c, n).domain}/{slugify(_web_topic(r, c, n))}"),
             (NAMES, lambda r, c, p, n: f"{_web_topic(r, c, n)} | {_co(r, c, n)}"),
             (TEXTS, lambda r, c, p, n: f"{_web_topic(r, c, n)} from {_co(r, c, n)}: plans, answers to common questions and how to get in touch.")],
     "weather": [({"severity", "level"}, lambda r, c, p, n: r.choice(["minor", "moderate", "severe", "extreme"])),
@@ -1236,7 +1240,7 @@ FAMILY_STR.update({
                ({"scope", "level", "source"}, lambda r, c, p, n: r.choice(["global", "project", "user"])),
                (TEXTS, lambda r, c, p, n: f"{_setting(r, c, n)[0]}: defaults to {_setting(r, c, n)[2]}.")],
     "component": [(NAMES, lambda r, c, p, n: _component(r, c, n)),
-                  ({"import", "import_path", "path", "module"}, lambda r, c, p, n: f"@/components/ui/{_slug(_component(r, c, n))}"),
+                  ({"import", "import_path", "path", "module"}, lambda r, c, p, n: f"@/components/ui/{slugify(_component(r, c, n))}"),
                   ({"example", "usage", "code", "snippet"}, lambda r, c, p, n: f"<{_component(r, c, n).replace(' ', '')} />"),
                   (TEXTS, lambda r, c, p, n: f"An accessible {_component(r, c, n).lower()} built on the design system's tokens.")],
     "prompt": [(NAMES, lambda r, c, p, n: c.shared(n, "prompt", lambda: _nth(PROMPTS, n, "-"))[0]),
