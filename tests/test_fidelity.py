@@ -830,11 +830,17 @@ def test_a_knowledge_graph_makes_one_record_per_item_and_its_nodes_are_its_entit
 
 def test_a_balance_is_a_holding_and_a_slug_is_its_records_name() -> None:
     # The review's "a balance answers with a transfer's fields" and "each inscription carries a `slug-01` label".
+    network = {"type": "string", "description": "Network name (e.g., 'mainnet', 'sepolia'). Defaults to Mainnet."}
     wallet = server("starknet", tool("get_token_balance", "Get the token balance for a Starknet address",
-                                     {"ownerAddress": S, "tokenAddress": S}, ("ownerAddress", "tokenAddress")))
-    env = Environment([build_service(infer_plan(wallet, "starknet"))], seed=4)
+                                     {"ownerAddress": S, "tokenAddress": S, "network": network}, ("ownerAddress", "tokenAddress")),
+                    tool("get_network_status", "Get the status of a network", {"network": S}, ("network",)))
+    plan = infer_plan(wallet, "starknet")
+    env = Environment([build_service(plan)], seed=4)
     row = next(iter(env.services["starknet"].db["balances"]))
     assert {"balance", "symbol"} <= set(row) and not {"hash", "from_address", "to_address"} & set(row)
+    # a parameter whose spec lists its values holds them, even where a `network` record exists: no `netwo_0002`
+    roles = {p.name: p.role for t in plan.tools if t.name == "get_token_balance" for p in t.params}
+    assert roles["network"] != "ref" and all(r.get("network") in (None, "mainnet", "sepolia") for r in env.services["starknet"].db["balances"])
     boards = server("boards", tool("create_board", "Create a board.", {"name": S, "slug": S}, ("name",)),
                     tool("list_boards", "List boards.", {}))
     env = Environment([build_service(infer_plan(boards, "boards"))], seed=4)

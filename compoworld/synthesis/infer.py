@@ -20,7 +20,7 @@ from compoworld.synthesis import compute
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, singular, snake, unique, words
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
-from compoworld.synthesis.schema import loosen, merge_shapes
+from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
 from compoworld.synthesis.world import OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, chain_of, reversing, topic_for
 
@@ -510,6 +510,8 @@ def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
 
 
 def _ref_entity(p: PInfo, entities: set[str], own: str | None) -> str | None:
+    if len(spec_examples(p.schema)) >= 2:  # "Network name (e.g., 'mainnet', 'sepolia')": those values, not a record's id
+        return None
     ws = p.words
     if len(ws) >= 2 and ws[-1] in ID_SUFFIX | NAME_SUFFIX:
         cand = singular(ws[-2])
