@@ -846,3 +846,20 @@ def test_a_balance_is_a_holding_and_a_slug_is_its_records_name() -> None:
     env = Environment([build_service(infer_plan(boards, "boards"))], seed=4)
     rows = list(env.services["boards"].db["boards"])
     assert rows and all(r["slug"] == "-".join(re.findall(r"[a-z0-9]+", r["name"].lower())) for r in rows)
+
+
+def test_a_file_of_a_known_kind_has_that_kinds_extension() -> None:
+    # The review's "an asset is a file like `asset_1.docx`": a Unity Material is a `.mat` file, a Scene a `.unity` one.
+    kinds = {"type": "string", "description": 'Type of assets to find (e.g., "Material", "Prefab", "Scene", "Script")'}
+    unity = server("unity", tool("find_assets_by_type", "Find all Unity assets of a specified type (e.g., Material, Prefab, Scene, Script) in "
+                                 "the project. Set searchPath to an empty string to search the entire Assets folder.",
+                                 {"assetType": kinds, "searchPath": {"type": "string", "default": "", "description": "Directory to search in. Can be "
+                                                                     "absolute or relative to Unity project Assets folder."}}, ("assetType",)))
+    env = Environment([build_service(infer_plan(unity, "unity"))], seed=12)
+    extension = {"Material": ".mat", "Prefab": ".prefab", "Scene": ".unity", "Script": ".cs"}
+    for kind, ext in extension.items():
+        found = env.step({"name": "unity__find_assets_by_type", "arguments": {"assetType": kind}})
+        assert found.ok, found.content
+        for asset in found.data["items"]:
+            paths = [v for v in asset.values() if isinstance(v, str) and "." in v.rsplit("/", 1)[-1] and not v[0].isdigit()]
+            assert paths and all(p.endswith(ext) for p in paths), asset

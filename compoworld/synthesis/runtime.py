@@ -16,7 +16,7 @@ from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import ValueContext, rng_for, slugify, value_for
+from compoworld.synthesis.world import EXTS, ValueContext, rng_for, slugify, value_for
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
@@ -86,6 +86,13 @@ class CompiledService(Service):
         for f in e.fields:
             if base is not None and f.role != "id" and (f.name == "slug" or f.name.endswith("_slug")) and _may_hold(f.shape, slugify(base)):
                 row[f.name] = slugify(base)
+        # a file of a known kind has that kind's extension (a Unity `Material` is `.mat`, not `.docx`)
+        kind = next((str(row[k]).lower() for k in KIND_FIELDS if isinstance(row.get(k), str)), None)
+        ext = EXTENSION_OF_KIND.get(kind or "")
+        for f in e.fields:
+            v = row.get(f.name)
+            if ext and f.role != "id" and isinstance(v, str) and _FILE_NAME.search(v) and _may_hold(f.shape, _FILE_NAME.sub(f".{ext}", v)):
+                row[f.name] = _FILE_NAME.sub(f".{ext}", v)
         return row
 
     def _seed_value(self, e: EntityPlan, f: FieldPlan, rng: Any, ctx: ValueContext, i: int, done: dict[str, list[Record]]) -> Any:
@@ -450,6 +457,13 @@ class CompiledService(Service):
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+KIND_FIELDS = ("asset_type", "file_type", "resource_type", "type", "kind")
+# The extensions of the kinds of files the corpus's engines and editors name (Unity, Godot, Blender...).
+EXTENSION_OF_KIND = {"material": "mat", "prefab": "prefab", "scene": "unity", "script": "cs", "texture": "png", "texture2d": "png",
+                     "sprite": "png", "shader": "shader", "animation": "anim", "animationclip": "anim", "animatorcontroller": "controller",
+                     "audioclip": "wav", "audio": "wav", "model": "fbx", "mesh": "fbx", "font": "ttf", "physicmaterial": "physicMaterial"}
+_FILE_NAME = re.compile(r"\.(?:%s)$" % "|".join(EXTS))  # the extensions `world` draws for files of no known kind
 
 def _world(seed: int) -> Any:
     from compoworld.services.fake import world
