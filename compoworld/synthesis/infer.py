@@ -184,6 +184,7 @@ class TInfo:
     target: str | None = None
     compute: str | None = None
     batch: bool = False
+    items: PInfo | None = None  # a batch create's or delete's list of records (`_batch_items`)
     renames: dict[int, str] = field(default_factory=dict)  # id(param) -> the key field a move or rename sets
 
 
@@ -706,7 +707,9 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         t.target = _transition_target(t)
     if t.op in ("get", "delete") and keys and _is_batch(keys[0]):
         t.batch = True
-    if t.op in ("create", "delete") and _batch_items(t) is not None:
+    if t.op in ("create", "delete"):
+        t.items = _batch_items(t)
+    if t.items is not None:
         t.batch, keys = True, []  # each item is a record: its fields say which, no argument names one
     t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
     if t.op in ("update", "transition"):  # `update_status(id, new_status)`: the new value of `status`
@@ -824,9 +827,8 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
         t.keys[i] = (p, fn)
     for p, fname, ref in t.refs:
         add(fname, p, role="ref", ref=ref)
-    batch = _batch_items(t) if t.op in ("create", "delete") and t.batch else None
-    if batch is not None:
-        for p in _item_infos(t, batch):
+    if t.items is not None:
+        for p in _item_infos(t, t.items):
             add(p.snake, p)
         e.itemized = True
     elif t.op in ("create", "update", "transition"):
@@ -1010,7 +1012,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         if id(p) in t.renames:
             params.append(ParamPlan(name=p.name, role="field", field=t.renames[id(p)]))
             continue
-        if t.batch and t.op in ("create", "delete") and p is _batch_items(t):
+        if p is t.items:
             params.append(ParamPlan(name=p.name, role="items"))
             continue
         if id(p) in ref_ids:

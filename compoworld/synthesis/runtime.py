@@ -83,9 +83,10 @@ class CompiledService(Service):
                 row[f.name] = i + 1 if f.role == "seq" else self._seed_value(e, f, rng, ctx, slot, done)
         # a slug is its record's name made URL-safe ("Inscription 1" -> "inscription-1"), not a label
         base = next((row[k] for k in ("name", "title") if isinstance(row.get(k), str) and row[k]), None)
+        slug = slugify(base) if base is not None else None
         for f in e.fields:
-            if base is not None and f.role != "id" and (f.name == "slug" or f.name.endswith("_slug")) and _may_hold(f.shape, slugify(base)):
-                row[f.name] = slugify(base)
+            if slug is not None and f.role != "id" and (f.name == "slug" or f.name.endswith("_slug")) and _may_hold(f.shape, slug):
+                row[f.name] = slug
         # a file of a known kind has that kind's extension (a Unity `Material` is `.mat`, not `.docx`)
         kind = next((str(row[k]).lower() for k in KIND_FIELDS if isinstance(row.get(k), str)), None)
         ext = EXTENSION_OF_KIND.get(kind or "")
@@ -148,7 +149,7 @@ class CompiledService(Service):
         if op == "update":
             return self._update(t, e, args)
         if op == "delete":
-            if t.many and any(p.role == "items" for p in t.params):
+            if t.by_role("items"):
                 return self._delete_items(t, e, args)
             if t.many:
                 return self._batch(t, e, args, delete=True)
@@ -240,12 +241,12 @@ class CompiledService(Service):
         """One record per item; an item whose name (or title) a record already has is skipped, as the
         knowledge-graph servers do, and so is a repeat within the call. A bad item fails the whole call
         (`Environment.step` undoes the records made before it)."""
-        param = next(p for p in t.params if p.role == "items")
+        param = t.by_role("items")[0]
         table = self.db[e.collection]
         natural = next((f.name for f in e.fields if f.name in ("name", "title")), None)
         made: list[Record] = []
         for item in args.get(param.name) or []:
-            values = {snake(k): v for k, v in item.items()} if isinstance(item, dict) else {}
+            values = _item_values(item)
             if natural and values.get(natural) is not None and _find(table, [(natural, natural, values[natural])]) is not None:
                 continue
             row: Record = {f.name: values.get(f.name) for f in e.fields if f.role != "id"}
@@ -255,12 +256,12 @@ class CompiledService(Service):
     def _delete_items(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
         """`delete_relations(relations=[{from, to, relationType}])`: each item removes the record with all
         its values; an item no record matches is reported, not an error, unless none matched."""
-        param = next(p for p in t.params if p.role == "items")
+        param = t.by_role("items")[0]
         table = self.db[e.collection]
         deleted: list[Record] = []
         missing: list[Any] = []
         for item in args.get(param.name) or []:
-            values = {snake(k): v for k, v in item.items()} if isinstance(item, dict) else {}
+            values = _item_values(item)
             conds = [(k, k, v) for k, v in values.items() if e.field(k) is not None]
             row = _find(table, conds) if conds else None  # an item naming no field names no record
             if row is None:
@@ -464,6 +465,12 @@ EXTENSION_OF_KIND = {"material": "mat", "prefab": "prefab", "scene": "unity", "s
                      "sprite": "png", "shader": "shader", "animation": "anim", "animationclip": "anim", "animatorcontroller": "controller",
                      "audioclip": "wav", "audio": "wav", "model": "fbx", "mesh": "fbx", "font": "ttf", "physicmaterial": "physicMaterial"}
 _FILE_NAME = re.compile(r"\.(?:%s)$" % "|".join(EXTS))  # the extensions `world` draws for files of no known kind
+
+
+def _item_values(item: Any) -> dict[str, Any]:
+    """A batch item's values by field name (`entityType` -> `entity_type`)."""
+    return {snake(k): v for k, v in item.items()} if isinstance(item, dict) else {}
+
 
 def _world(seed: int) -> Any:
     from compoworld.services.fake import world

@@ -58,7 +58,7 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
             out["required"].append("next_cursor")
         return out
     if t.many and t.op == "create":
-        items = next(p.name for p in t.params if p.role == "items")
+        items = t.by_role("items")[0].name
         return {"type": "object", "properties": {items: {"type": "array", "items": rec}}, "required": [items]}
     if t.many and t.op in ("get", "lookup", "delete"):
         key = "deleted" if t.op == "delete" else "items"
