@@ -63,6 +63,7 @@ class Designer:
         env = Environment([classes[s] for s in sorted(set(walk.services) | set(walk.distractors))], seed=seed)
         self.d = Design(env=env, initial=env.state())
         self.pool = _pool(env, tuple(env.services), seed)  # values of each type in the world, for arguments
+        self._candidates: dict[tuple[str, str, str], list[list[tuple[str, str]]]] = {}
         self._n = 0
         self.visits: list[str] = []
         self.next_roles: dict[str, set[str]] = {}  # set by `consumable` for the visit being designed
@@ -723,16 +724,27 @@ class Designer:
         """A value of the same type that no record of the collection has in this field."""
         taken = {str(r.get(fld)).lower() for r in self.table(service, coll)}
         role = self.role(service, coll, fld, sem)  # an assignee's email is one of ours, a customer's a customer's
-        pool: list[Any] = []
-        emails = sem == "email"  # `in_role` holds for every other type
-        for values in ((self.pool.get(f"{sem}@{role}") or []) if role else [], self.pool.get(f"{sem}#{fld}", []), self.pool.get(sem, [])):
-            pool = pool or [v for v in values if isinstance(v, str) and v.lower() not in taken and (not emails or self.in_role(v, sem, role))]
-        if pool:
-            return self.rng.choice(pool)
+        for values in self.candidates(sem, role, fld):
+            pool = [v for v, low in values if low not in taken]
+            if pool:
+                return self.rng.choice(pool)
         if isinstance(current, str) and "@" in current:  # still an address: another mailbox of the same domain
             local, _, domain = current.partition("@")
             return f"{local}.{self.rng.randint(2, 99)}@{domain}"
         return f"{current} {self.rng.randint(2, 99)}" if isinstance(current, str) else current
+
+    def candidates(self, sem: str, role: str, fld: str) -> list[list[tuple[str, str]]]:
+        """The texts of the world a field of this type and role may take, (value, lowercased), from the
+        most to the least specific source: the type in this role, the type in fields of this name, the
+        type. Computed once per designer (`unused` asks for the same few dozen many times)."""
+        key = (sem, role, fld)
+        found = self._candidates.get(key)
+        if found is None:
+            names = tuple(self.d.env.services)
+            found = self._candidates[key] = [
+                [c for name in names for c in _part_candidates(name, self.seed, source, sem, role)] if source else []
+                for source in (f"{sem}@{role}" if role else "", f"{sem}#{fld}", sem)]
+        return found
 
     def _resolve_id(self, i: int, service: str, sem: str, rid: str) -> tuple[PlanStep, str, tuple[str, str]] | None:
         entity = sem.split(".", 1)[1][: -len("_id")]
@@ -1079,6 +1091,23 @@ def _pool(env: Environment, names: tuple[str, ...], seed: int) -> ValuePool:
             _POOLS[key] = service_values(env.services[name])
         parts.append(_POOLS[key])
     return ValuePool(parts)
+
+
+_CANDIDATES: dict[tuple[str, int, str, str, str], list[tuple[str, str]]] = {}
+
+
+def _part_candidates(name: str, seed: int, key: str, sem: str, role: str) -> list[tuple[str, str]]:
+    """One service's texts under a pool key that a field of this type and role may take, (value,
+    lowercased): they depend only on the service, the seed and the role, so designers share them."""
+    ck = (name, seed, key, sem, role)
+    found = _CANDIDATES.get(ck)
+    if found is None:
+        if len(_CANDIDATES) > 65536:
+            _CANDIDATES.clear()
+        emails = sem == "email"  # `in_role` holds for every other type
+        found = _CANDIDATES[ck] = [(v, v.lower()) for v in _POOLS[((name,), seed)].get(key, [])
+                                   if isinstance(v, str) and (not emails or Designer.in_role(v, sem, role))]
+    return found
 
 
 def _after(value: Any, sem: str) -> Any:

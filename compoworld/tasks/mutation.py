@@ -8,7 +8,8 @@ so it is neither killed nor a survivor and does not count.
 
 Mutant kinds (each carries a label `kind:step:detail` in the survivors list):
 
-- `skip`: a write or update step is left out.
+- `skip`: a write or update step is left out (the agent spends that turn on something else: its
+  later calls happen when the reference's do, so only the skipped change tells the runs apart).
 - `wrong_value`: one scalar argument of a write/update is replaced by a wrong value: a different
   number; for strings, another value of the same semantic type from the seeded state (else the
   string with a suffix); a date or datetime moved by a day. Id references (`service.entity_id`)
@@ -39,7 +40,7 @@ from compoworld.tasks.checks import evaluate, same
 from compoworld.tasks.design_types import older_revision
 from compoworld.tasks.model import PlanStep, Task
 from compoworld.tasks.report import closing_text
-from compoworld.tasks.solution import applies, pick, report_value, resolve
+from compoworld.tasks.solution import applies, cond_variables, pick, report_value, resolve, variables
 
 WRITES = ("write", "update")
 
@@ -51,6 +52,7 @@ class Mutant:
     plan: list[PlanStep]
     overrides: dict[str, Any] = field(default_factory=dict)
     report: dict[int, Any] = field(default_factory=dict)  # report item -> stated value (None: left out)
+    idle: int | None = None  # a step of `plan` whose call is left out while its time passes (`execute`'s `idle`)
 
 
 @dataclass
@@ -124,7 +126,7 @@ def derive_mutants(task: Task, classes: dict[str, type[Service]], bindings: dict
         if step.purpose not in WRITES:
             continue
         tool = step.tool.split("__", 1)[-1]
-        out.append(Mutant("skip", f"skip:{k}:{tool}", plan[:k] + plan[k + 1:]))
+        out.append(Mutant("skip", f"skip:{k}:{tool}", plan, idle=k))
         spec = specs.get(step.tool)
         sems = spec.param_semantics if spec is not None else {}
         for param, arg in step.arguments.items():
@@ -270,10 +272,130 @@ def _replay(plan: list[PlanStep], env: Environment, bindings: dict[str, Any], ov
             bindings[ex.var] = overrides[ex.var] if ex.var in overrides else (pick(obs.data, ex, bindings) if obs.ok else None)
 
 
+@dataclass
+class _Call:
+    """What the reference run did at one plan step: the call it made (None when the step's conditions
+    ruled it out), what it saw and found, and the state of the step's service after it."""
+
+    arguments: dict[str, Any] | None
+    obs: Any = None
+    found: dict[str, Any] = field(default_factory=dict)
+    after: dict[str, Any] | None = None
+
+
+_UNBOUND = object()
+
+
+@dataclass
+class _Reference:
+    """The reference run, call by call, for replaying mutants that keep its steps (`_replay_aligned`).
+    `reads[j]`: the variables step j depends on (arguments, conditions, what its extractions match);
+    `values`: every variable's value at the end (`single`: each is bound by one step only, so that is
+    its value at any point after that step)."""
+
+    plan: list[PlanStep]
+    calls: list[_Call]
+    values: dict[str, Any]
+    reads: list[frozenset[str]]
+    single: bool
+    final: dict[str, Any]  # the state the reference ends in
+
+
+def _reads(step: PlanStep) -> frozenset[str]:
+    names = variables(step.arguments) | {n for c in step.when for n in cond_variables(c)}
+    for ex in step.extract:
+        names |= variables(ex.match)
+    return frozenset(names)
+
+
+def _replay_aligned(ref: _Reference, m: Mutant, k: int, env: Environment, snap: _Snapshot,
+                    bindings: dict[str, Any]) -> dict[str, Any]:
+    """`execute(m.plan)` from the snapshot before step k, for a mutant whose plan is the reference's
+    step for step (a value changed, a target moved, a branch forced, a variable forced, a step idle);
+    returns the final state. A step the mutant shares with the reference, whose variables hold the
+    reference's values, decides, calls and finds what the reference's did; when its service is as the
+    reference left it and the clocks agree, the call's result is the reference's too, so it is taken
+    from the record instead of being made again. Tools touch only their own service: a service the
+    mutant has changed (`dirty`) runs its calls for real, and so does every call once the mutant has
+    made more or fewer calls than the reference (`drift`: the clocks differ). A service whose state
+    is the reference's again (a refused call, a wrong value set right later) is no longer dirty; once
+    nothing differs and no later step does, the rest of the run is the reference's."""
+    plan, overrides = m.plan, m.overrides
+    dirty: set[str] = set()
+    behind: dict[str, dict[str, Any]] = {}  # service -> the reference's state of it, not yet loaded into env
+    now = dict(snap.state)  # service -> the reference's state of it at this point of its run
+    changed: set[str] = set()  # variables whose value differs from the reference's
+    drift = 0
+    tail = max([j for j in range(k, len(plan)) if plan[j] is not ref.plan[j] or j == m.idle
+                or any(ex.var in overrides for ex in plan[j].extract)], default=k - 1)
+    for j in range(k, len(plan)):
+        if j > tail and not dirty and not changed and drift == 0:  # the reference's run from here on
+            bindings.update(ref.values)
+            return ref.final
+        step, call = plan[j], ref.calls[j]
+        if call.arguments is not None:
+            now[ref.plan[j].service] = call.after  # type: ignore[assignment]
+        same = ref.single and step is ref.plan[j] and not (ref.reads[j] & changed)
+        if same:
+            if call.arguments is None:
+                continue
+            arguments = call.arguments
+        else:
+            if not applies(step, bindings):
+                if call.arguments is not None:  # a call of the reference's the mutant does not make
+                    drift -= 1
+                    dirty.add(ref.plan[j].service)
+                continue
+            arguments = resolve(step.arguments, bindings)
+        service = step.service
+        if j == m.idle:  # left out; its time passes
+            env.ctx.clock.tick()
+            dirty.add(service)
+            drift += (call.arguments is None)
+            changed.update(ex.var for ex in step.extract)  # nothing found: unbound, as in `execute`
+            continue
+        if drift == 0 and call.arguments is not None and service not in dirty and \
+                (same or (step.tool == ref.plan[j].tool and arguments == call.arguments)):
+            env.ctx.clock.tick()
+            behind[service] = call.after  # type: ignore[assignment]
+            if same and not any(ex.var in overrides for ex in step.extract):
+                bindings.update(call.found)
+                continue
+            obs = call.obs
+        else:
+            if service in behind:
+                env.services[service].load(behind.pop(service))
+            obs = env.step({"name": step.tool, "arguments": arguments})
+            drift += (call.arguments is None)
+            if drift == 0 and _same_state(env.services[service].db, now[service]):
+                dirty.discard(service)
+            else:
+                dirty.add(service)
+        for ex in step.extract:
+            value = bindings[ex.var] = overrides[ex.var] if ex.var in overrides else (pick(obs.data, ex, bindings) if obs.ok else None)
+            if _identical(value, ref.values.get(ex.var, _UNBOUND)):
+                changed.discard(ex.var)
+            else:
+                changed.add(ex.var)
+    final = env.state()
+    final.update(behind)
+    return final
+
+
+def _same_state(db: Mapping[str, Any], state: Mapping[str, dict[str, Any]]) -> bool:
+    """Do a service's tables hold `state`? (Records are shared, so equal rows are mostly the same objects.)"""
+    return all(t.rows is state.get(c) or t.rows == state.get(c) for c, t in db.items())
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """The same value, written the same way (1 and 1.0 are different arguments)."""
+    return type(a) is type(b) and a == b
+
+
 def _first_change(reference: list[PlanStep], mutant: Mutant) -> int:
     """The first step where the mutant's run can differ from the reference's."""
     k = 0
-    while k < min(len(reference), len(mutant.plan)) and reference[k] is mutant.plan[k] and \
+    while k < min(len(reference), len(mutant.plan)) and reference[k] is mutant.plan[k] and k != mutant.idle and \
             not (mutant.overrides and any(ex.var in mutant.overrides for ex in reference[k].extract)):
         k += 1
     return k
@@ -298,7 +420,9 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
                   reference_final: dict[str, Any], bindings: dict[str, Any], pool: Mapping[str, list[Any]]) -> MutationResult:
     """Replay every mutant and score it against the rubric. `env` is an environment of the task (any
     state: it is rewound); each mutant starts from a snapshot of the reference run taken just before
-    its first changed step, which is what a fresh environment replaying the mutant would reach."""
+    its first changed step, which is what a fresh environment replaying the mutant would reach. The
+    reference run is recorded call by call: a mutant that keeps the reference's steps takes its
+    recorded results wherever what the mutant changed cannot reach (`_replay_aligned`)."""
     result = MutationResult()
     mutants = derive_mutants(task, classes, bindings, pool)
     if not mutants:
@@ -307,12 +431,24 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
     wanted = set(starts)
     rewind(env, _Snapshot(start, env.ctx.clock.start, {}))
     snaps: dict[int, _Snapshot] = {}
+    calls: list[_Call] = []
     run: dict[str, Any] = {}
-    for k in range(max(wanted) + 1):  # the reference run, snapshotted where mutants part from it
+    for k, step in enumerate(task.plan):  # the reference run, recorded call by call and snapshotted where mutants part from it
         if k in wanted:
             snaps[k] = _Snapshot(env.state(), env.ctx.clock.datetime(), dict(run))
-        if k < len(task.plan):
-            _replay([task.plan[k]], env, run, {})
+        if not applies(step, run):
+            calls.append(_Call(None))
+            continue
+        arguments = resolve(step.arguments, run)
+        obs = env.step({"name": step.tool, "arguments": arguments})
+        found: dict[str, Any] = {}
+        for ex in step.extract:  # in order: an extraction may match on the one before
+            run[ex.var] = found[ex.var] = pick(obs.data, ex, run) if obs.ok else None
+        calls.append(_Call(arguments, obs, found, env.services[step.service].dump()))
+    if len(task.plan) in wanted:
+        snaps[len(task.plan)] = _Snapshot(env.state(), env.ctx.clock.datetime(), dict(run))
+    bound = [ex.var for step in task.plan for ex in step.extract]
+    ref = _Reference(task.plan, calls, run, [_reads(step) for step in task.plan], len(bound) == len(set(bound)), reference_final)
     reference_answer = answer_of(task, bindings)
     answers: dict[tuple[Any, ...], str] = {}  # closing reports by what they state (mutants mostly state the same)
     # The reference's run from a step on (its final state and values), for mutants that rejoin it there:
@@ -321,14 +457,17 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
     for m, k in zip(mutants, starts):
         snap = snaps[k]
         run = dict(snap.bindings)
-        if k >= len(task.plan) and not m.overrides:  # a report mutant: the same work, another closing message
+        if k >= len(m.plan) and not m.overrides and m.idle is None:  # a report mutant: the same work, another closing message
             final = reference_final
-        elif not m.overrides and (back := _rejoin(task.plan, m.plan, k, snap.bindings)) is not None:
+        elif not m.overrides and m.idle is None and (back := _rejoin(task.plan, m.plan, k, snap.bindings)) is not None:
             if back not in resumed:
                 rewind(env, snap)
                 _replay(task.plan[back:], env, run, {})
                 resumed[back] = env.state(), run
             final, run = resumed[back]
+        elif len(m.plan) == len(task.plan):
+            rewind(env, snap)
+            final = _replay_aligned(ref, m, k, env, snap, run)
         else:
             rewind(env, snap)
             _replay(m.plan[k:], env, run, m.overrides)

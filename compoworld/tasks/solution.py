@@ -171,12 +171,18 @@ class Run:
     bindings: dict[str, Any] = field(default_factory=dict)
 
 
-def execute(plan: list[PlanStep], env: Environment, overrides: Mapping[str, Any] | None = None) -> Run:
-    """Play the plan on `env` as it stands. `overrides` force a variable (e.g. to its stale value)."""
+def execute(plan: list[PlanStep], env: Environment, overrides: Mapping[str, Any] | None = None,
+            idle: int | None = None) -> Run:
+    """Play the plan on `env` as it stands. `overrides` force a variable (e.g. to its stale value);
+    `idle` is a step whose call is left out while its time passes (an agent that spent that turn on
+    something else: the later calls happen when the plan's do)."""
     run = Run()
     overrides = overrides or {}
-    for step in plan:
+    for k, step in enumerate(plan):
         if not applies(step, run.bindings):
+            continue
+        if k == idle:
+            env.ctx.clock.tick()
             continue
         call = {"name": step.tool, "arguments": resolve(step.arguments, run.bindings)}
         obs = env.step(call)
