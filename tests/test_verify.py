@@ -338,9 +338,9 @@ def test_whole_corpus_figures(tmp_path: Path) -> None:
     assert s["tools_deterministic"] / s["tools_compiled"] >= 0.85
     assert s["services_verified"] / s["services_compiled"] >= 0.95
     # issue 12: the share of compiled tools that pass every fidelity check that applies, and of simulated
-    # ones. The issue asks for 80% faithful; 79.8% is measured (6,096 of 7,642; 363 tools still answer
-    # generic records of no known archetype, bench/synth.py prints the figures), so this floor guards what
-    # is reached, not the target.
+    # ones. The issue asks for 80% faithful; 70.3% is measured (5,374 of 7,642) since reads that answer
+    # placeholder text or lack the value they are named for count as structural (bench/synth.py prints
+    # the figures), so this floor guards what is reached, not the target.
     assert sum(s["fidelity"].values()) == s["tools_compiled"]
-    assert s["fidelity"]["faithful"] / s["tools_compiled"] >= 0.79
+    assert s["fidelity"]["faithful"] / s["tools_compiled"] >= 0.70
     assert s["fidelity"]["simulated"] / s["tools_compiled"] <= 0.15

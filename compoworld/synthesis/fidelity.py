@@ -20,7 +20,8 @@ tool through `Environment.step`, as an agent would. One check per failure family
   and Unix timestamps against `datetime`;
 - output_fields: an output carries the fields the spec's output schema requires;
 - domain: a read that is no search does not answer with generic search hits (a `find` or a query by
-  a filter is no search);
+  a filter is no search); no read answers with placeholder text ("News 1, as recorded."); a read
+  named for a value (`get_current_page_url`, `getEmployeeCount`, `fetch_html`) answers that value;
 - target: a write aimed at a record acts on the record its arguments name (every identifying
   argument counts; a key the service holds for the noun the spec names is found).
 
@@ -49,6 +50,7 @@ from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
+from compoworld.synthesis.world import PLACEHOLDER
 
 Level = Literal["faithful", "structural", "simulated"]
 LEVELS: tuple[Level, ...] = ("faithful", "structural", "simulated")
@@ -752,13 +754,26 @@ def _is_search(tool: ToolIn) -> bool:
     return any(snake(p) in QUERY_PARAMS for p in props)
 
 
+# A read named for one of these values answers it: some key of its answer names it.
+NAMED_VALUES = {"uri", "url", "html", "markdown", "count", "summary", "ratio", "price", "balance", "slot", "transcript"}
+
+
+def _keys(data: Any, depth: int = 0) -> set[str]:
+    """Every key of an answer, lowercased, down to a few levels (the first item of a list)."""
+    if depth > 3:
+        return set()
+    if isinstance(data, list):
+        return _keys(data[0], depth + 1) if data else set()
+    if not isinstance(data, dict):
+        return set()
+    return {k.lower() for k in data} | {k for v in data.values() for k in _keys(v, depth + 1)}
+
+
 def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
-    """A read that is not a search does not answer with generic search hits (a title, a url, a
-    snippet, a score and the arguments echoed back): a deployment scaled or a console log read is
-    not a web page."""
+    """A read answers in its own domain: not with placeholder text, not without the value its name
+    asks for, and, when it is no search, not with generic search hits (a title, a url, a snippet, a
+    score and the arguments echoed back): a deployment scaled or a console log read is not a web page."""
     if spec.kind == "world_model" or not spec.read_only:
-        return
-    if _is_search(tool):
         return
     args = schema_arguments(spec, env, svc, random.Random(71))
     obs = _call(env, svc, name, args) if args is not None else None
@@ -766,6 +781,15 @@ def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: T
         return
     data = obs.data.get("items") if isinstance(obs.data, dict) and isinstance(obs.data.get("items"), list) else obs.data
     if isinstance(data, list) and not data:
+        return
+    if PLACEHOLDER in obs.content:
+        rec.add("domain", name, "fail", "placeholder text where the spec asks for content")
+        return
+    named = singular(words(name)[-1]) if words(name) else ""
+    if named in NAMED_VALUES and not any(named in k for k in _keys(data)):
+        rec.add("domain", name, "fail", f"no {named} in the answer, which the tool is named for")
+        return
+    if _is_search(tool):
         return
     echoed = {singular(w) for p in (args or {}) for w in words(p)}
     keys = _key_words(data)

@@ -691,6 +691,9 @@ def _day(ctx: ValueContext, rng: random.Random, lo: int, hi: int) -> datetime:
 
 
 _GENERIC_SEMS = {"code", "text", "title", "category", "query", "status", "json", "quantity", "flag"}
+# The text of a field nothing in the spec shapes ("Memory 12, as recorded."): a placeholder, which the
+# fidelity checks look for (a tool that answers with it says nothing its spec asks for).
+PLACEHOLDER = ", as recorded."
 PERSON_WORDS = frozenset({"owner", "author", "assignee", "creator", "sender", "recipient", "manager", "person", "customer",
                           "contact", "user", "requester", "reporter", "committer", "speaker", "host", "organizer", "full"})
 
@@ -727,7 +730,7 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         label = " ".join(words(ctx.entity)).capitalize() or "Item"
         if name == "name":  # the same as its path's last part when the path came first
             return ctx.shared(n, "name", lambda: f"{label} {n + 1}")
-        return f"{label} {n + 1}" if toks & NAMES else f"{label} {n + 1}, as recorded."
+        return f"{label} {n + 1}" if toks & NAMES else f"{label} {n + 1}{PLACEHOLDER}"
     if sem in _GENERIC_SEMS and t in ("string", None):
         # a field's own name says more than a generic type: `version` is "1.4.2", not any code
         for keys, gen in _NAME_STR:
