@@ -881,3 +881,12 @@ def test_a_file_of_a_known_kind_has_that_kinds_extension() -> None:
         for asset in found.data["items"]:
             paths = [v for v in asset.values() if isinstance(v, str) and "." in v.rsplit("/", 1)[-1] and not v[0].isdigit()]
             assert paths and all(p.endswith(ext) for p in paths), asset
+
+
+def test_a_symbol_outside_a_reversing_service_is_a_ticker() -> None:
+    """Symbols at code addresses (`sub_4040C0`, `InternetOpenA`) belong to services that reverse
+    binaries; a stock service's symbols are tickers."""
+    srv = server("stock_data", tool("get_symbol", "Get the details of a stock symbol.", {"symbol_id": S}, ("symbol_id",)),
+                 tool("list_symbols", "List stock symbols.", {}))
+    rows = list(Environment([build_service(infer_plan(srv, srv.name))], seed=3).state()["stock_data"]["symbols"].values())
+    assert rows and all(re.fullmatch(r"[A-Z]{2,5}(-\d+)?", r["symbol"]) for r in rows), [r["symbol"] for r in rows]

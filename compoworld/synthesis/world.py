@@ -362,7 +362,10 @@ class ValueContext:
     def of(cls, world: World, now: datetime, entity: str, collection: str, topic: str, scope: str = "") -> ValueContext:
         """The context for the records of one compiled entity: its family from its names, the chain
         its addresses and token symbols belong to from its service's words (`scope`)."""
-        return cls(world, now, entity_family(entity, collection, topic), entity, chain_of(scope))
+        family = entity_family(entity, collection, topic)
+        if family == "binary" and not reversing(set(words(scope))):
+            family = ""  # a `symbol` outside a reverse-engineering service is a ticker or a token, not a code address
+        return cls(world, now, family, entity, chain_of(scope))
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
         """Record `n`'s person in a role (the same one for its name, email and phone)."""
