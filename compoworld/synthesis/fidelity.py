@@ -730,17 +730,19 @@ SEARCHY = {"search", "web", "snippet", "google", "bing", "duckduckgo", "serp", "
 QUERY_PARAMS = {"query", "q", "search", "search_query", "keyword", "keywords", "search_term", "term", "text_query", "search_text"}
 
 
-def _key_words(data: Any, depth: int = 0) -> set[str]:
-    if depth > 2:
+def _keys(data: Any, deepest: int = 2, depth: int = 0) -> set[str]:
+    """Every key of an answer down to `deepest` levels (a list stands for its first item)."""
+    if depth > deepest:
         return set()
     if isinstance(data, list):
-        return _key_words(data[0], depth + 1) if data else set()
+        return _keys(data[0], deepest, depth + 1) if data else set()
     if not isinstance(data, dict):
         return set()
-    out = {singular(w) for k in data for w in words(k)}
-    for v in data.values():
-        out |= _key_words(v, depth + 1)
-    return out
+    return set(data) | {k for v in data.values() for k in _keys(v, deepest, depth + 1)}
+
+
+def _key_words(data: Any) -> set[str]:
+    return {singular(w) for k in _keys(data) for w in words(k)}
 
 
 def _is_search(tool: ToolIn) -> bool:
@@ -756,17 +758,6 @@ def _is_search(tool: ToolIn) -> bool:
 
 # A read named for one of these values answers it: some key of its answer names it.
 NAMED_VALUES = {"uri", "url", "html", "markdown", "count", "summary", "ratio", "price", "balance", "slot", "transcript"}
-
-
-def _keys(data: Any, depth: int = 0) -> set[str]:
-    """Every key of an answer, lowercased, down to a few levels (the first item of a list)."""
-    if depth > 3:
-        return set()
-    if isinstance(data, list):
-        return _keys(data[0], depth + 1) if data else set()
-    if not isinstance(data, dict):
-        return set()
-    return {k.lower() for k in data} | {k for v in data.values() for k in _keys(v, depth + 1)}
 
 
 def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
@@ -786,7 +777,7 @@ def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: T
         rec.add("domain", name, "fail", "placeholder text where the spec asks for content")
         return
     named = singular(words(name)[-1]) if words(name) else ""
-    if named in NAMED_VALUES and not any(named in k for k in _keys(data)):
+    if named in NAMED_VALUES and not any(named in k.lower() for k in _keys(data, 3)):
         rec.add("domain", name, "fail", f"no {named} in the answer, which the tool is named for")
         return
     if _is_search(tool):
