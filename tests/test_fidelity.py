@@ -239,6 +239,27 @@ def test_statistics_units_and_random_ranges() -> None:
     assert all(0.25 <= d <= 0.75 for d in draws) and len(set(draws)) > 1
 
 
+def test_a_random_record_is_no_random_number_and_a_distribution_draws_from_itself() -> None:
+    """`get_random_emoji()` draws an emoji, not a number in [0, 100]; `random(min, max)` draws in its
+    range; `vonmises_random(mu)` an angle in [0, 2pi), as `random.vonmisesvariate` does."""
+    import math
+
+    srv = server("rand", tool("get_random_emoji", "Get a random emoji with its name and category.", {}),
+                 tool("random", "A random number.", {"min": I, "max": I}, ("min", "max")),
+                 tool("vonmises_random", "Generate a random number from the von Mises distribution.",
+                      {"mu": {"type": "number", "minimum": 0, "maximum": 6.283185307179586}}, ("mu",)))
+    plan = infer_plan(srv, "rand")
+    ops = {t.name: (t.op, t.compute) for t in plan.tools}
+    assert ops["get_random_emoji"][1] is None and ops["random"] == ("compute", "random_number")
+    assert ops["vonmises_random"] == ("compute", "random_number")
+    env = Environment([build_service(plan)], seed=2)
+    angles = [env.step({"name": "rand__vonmises_random", "arguments": {"mu": 0.5 + i / 100}}).data for i in range(12)]
+    assert all(0 <= a["result"] < 2 * math.pi and set(a) == {"mu", "kappa", "result"} for a in angles)
+    assert len({a["result"] for a in angles}) > 1
+    ints = [env.step({"name": "rand__random", "arguments": {"min": 3, "max": 5 + i}}).data["result"] for i in range(10)]
+    assert all(3 <= v <= 5 + i and isinstance(v, int) for i, v in enumerate(ints))
+
+
 def test_computation_check_catches_a_statistics_tool_that_counts_characters() -> None:
     plan = broken(COMPUTE, "calculate_statistics", op="compute", compute="count_text")
     assert results(COMPUTE, plan)[("calculate_statistics", "computation")] == ["fail"]
@@ -276,6 +297,111 @@ def test_domain_check_catches_generic_records_from_a_tool_that_is_no_search() ->
         assert results(weather, plan)[("get_weather", "domain")] == ["fail"], fields
     web = server("web", tool("web_search", "Search the web.", {"query": S}, ("query",)))
     assert ("web_search", "domain") not in results(web)  # search hits are what a search returns
+
+
+def test_a_write_applies_the_fields_its_envelope_argument_holds() -> None:
+    """`create_variable(params={name, type, default_value})` writes a variable with that name, type
+    and default, which the service's reads then show; `update_variable(variable_id, updates={...})`
+    changes them. The envelope is no field of its own."""
+    srv = server("catalog",
+                 tool("create_variable", "Create a catalog variable.", {"params": {"type": "object", "properties": {
+                     "name": S, "type": {"type": "string", "enum": ["text", "number"]}, "default_value": S}, "required": ["name"]}}, ("params",)),
+                 tool("update_variable", "Update a catalog variable.", {"variable_id": S, "updates": {"type": "object", "properties": {
+                     "name": S, "default_value": S}}}, ("variable_id", "updates")),
+                 tool("get_variable", "Get a catalog variable by its id.", {"variable_id": S}, ("variable_id",)))
+    plan = infer_plan(srv, "catalog")
+    create = next(t for t in plan.tools if t.name == "create_variable")
+    assert {(p.name, p.role, p.within) for p in create.params} == {("name", "field", "params"), ("type", "field", "params"),
+                                                                    ("default_value", "field", "params")}
+    env = Environment([build_service(plan)], seed=1)
+    made = env.step({"name": "catalog__create_variable", "arguments": {"params": {"name": "region", "type": "text", "default_value": "EU"}}})
+    assert made.ok and (made.data["name"], made.data["type"], made.data["default_value"]) == ("region", "text", "EU")
+    assert "params" not in made.data
+    changed = env.step({"name": "catalog__update_variable", "arguments": {"variable_id": made.data["id"], "updates": {"default_value": "US"}}})
+    assert changed.ok and changed.data["default_value"] == "US" and changed.data["name"] == "region"
+    read = env.step({"name": "catalog__get_variable", "arguments": {"variable_id": made.data["id"]}})
+    assert read.ok and (read.data["name"], read.data["default_value"]) == ("region", "US")
+
+
+def test_a_span_ends_after_it_starts() -> None:
+    """Seeded sessions and bookings never end before they start (the two dates are drawn apart)."""
+    from compoworld.synthesis.runtime import time_pairs
+
+    assert time_pairs(("starts_at", "ends_at", "title")) == [("starts_at", "ends_at")]
+    assert time_pairs(("start_date", "end_date", "started_at", "finished_at")) == [("start_date", "end_date"), ("started_at", "finished_at")]
+    srv = server("sessions", tool("list_sessions", "List the sessions of an application.", {"limit": I}))
+    env = Environment([build_service(infer_plan(srv, "sessions"))], seed=5)
+    rows = list(env.services["sessions"].db["sessions"])
+    assert rows and all(r["starts_at"] <= r["ends_at"] for r in rows)
+
+
+def test_nfts_and_products_are_records_of_their_kind() -> None:
+    """A chain service's NFTs are numbered items of a collection at an address with a metadata URI,
+    not stock quotes; a shop's products are the world's catalog, named and priced alike."""
+    from compoworld.services.fake import PRODUCTS
+
+    nfts = server("nft_chain", tool("get_nfts", "Get the ERC721 NFTs owned by a wallet on Ethereum.", {"owner": S, "limit": I}))
+    env = Environment([build_service(infer_plan(nfts, "nft_chain"))], seed=4)
+    row = next(iter(env.services["nft_chain"].db["nfts"]))
+    assert re.fullmatch(r"0x[0-9a-f]{40}", row["contract_address"]) and re.fullmatch(r"\d+", row["token_id"])
+    assert row["name"].endswith(f"#{row['token_id']}") and row["token_uri"].endswith(f"/{row['token_id']}.json")
+    assert "price" not in row and "symbol" not in row
+    shop = server("shop", tool("list_products", "List the products of the shop.", {"limit": I}))
+    env = Environment([build_service(infer_plan(shop, "shop"))], seed=4)
+    prices = dict(PRODUCTS)
+    rows = list(env.services["shop"].db["products"])
+    assert rows and all(r["name"] in prices and r["price"] == prices[r["name"]] for r in rows)
+
+
+def test_finance_records_are_coherent_with_their_ticker_and_of_the_analysts_kind() -> None:
+    """A quote of AAPL is Apple's, in USD, near where it trades, with a day's move; a stock's grades
+    are a broker's grades; `from`/`to` dates bound a listing instead of filtering on text; a
+    `periodLength` says how to compute, not which records; a plan upgrade is no analyst's grade."""
+    from compoworld.synthesis.world import BROKERS, GRADES, TICKER_INFO
+
+    srv = server("stocks", tool("get_stock_quote", "Get the latest stock quote for a ticker symbol.", {"symbol": S}, ("symbol",)),
+                 tool("get_stock_grades", "Get the analyst grades of a stock.", {"symbol": S}, ("symbol",)),
+                 tool("get_williams", "Calculate the Williams %R of a stock.", {"symbol": S, "periodLength": N, "timeframe": S,
+                                                                                 "from": {"type": "string", "description": "Start date (YYYY-MM-DD)"},
+                                                                                 "to": {"type": "string", "description": "End date (YYYY-MM-DD)"}}, ("symbol",)))
+    plan = infer_plan(srv, "stocks")
+    roles = {p.name: p.role for p in next(t for t in plan.tools if t.name == "get_williams").params}
+    assert roles["periodLength"] == roles["timeframe"] == "option" and roles["from"] in ("min", "option") and roles["to"] in ("max", "option")
+    assert {e.topic for e in plan.entities} >= {"grade"}
+    env = Environment([build_service(plan)], seed=6)
+    for symbol in ("AAPL", "NVDA", "BTC"):
+        q = env.step({"name": "stocks__get_stock_quote", "arguments": {"symbol": symbol}}).data
+        name, base = TICKER_INFO[symbol]
+        assert q["name"] == name and q["currency"] == "USD" and abs(q["price"] / base - 1) <= 0.04 and -6 <= q["change_percent"] <= 6
+    grades = list(env.services["stocks"].db["grades"])
+    assert grades and all(g["grading_company"] in BROKERS and g["new_grade"] in GRADES for g in grades)
+    plans = infer_plan(server("hosting", tool("get_plan_upgrade", "Get the pending upgrade of the hosting plan.", {"app": S}, ("app",))), "hosting")
+    assert all(e.topic != "grade" for e in plans.entities)
+
+
+def test_a_tool_suffix_names_no_entity_and_emojis_are_emojis() -> None:
+    srv = server("emoji_hub", tool("get_random_emoji_tool", "Get a random emoji with its name, category, group, htmlCode and unicode.", {}),
+                 tool("get_all_emojis_tool", "Get all emojis.", {}))
+    plan = infer_plan(srv, "emoji_hub")
+    assert {e.entity for e in plan.entities} & {"emoji", "emojis"} and not {e.entity for e in plan.entities} & {"tool", "tools"}
+    env = Environment([build_service(plan)], seed=3)
+    got = env.step({"name": "emoji_hub__get_random_emoji_tool", "arguments": {}}).data
+    assert got["html_code"] == "".join(f"&#{ord(c)};" for c in got["emoji"]) and got["unicode"].startswith("U+")
+
+
+def test_folders_are_folders_and_a_first_name_is_a_first_name() -> None:
+    """A notes service's directories are folders (no file extension, no document body); a user's
+    `first_name` and `last_name` are the two halves of one person's name, not the full name twice."""
+    notes = server("notes", tool("create_directory", "Create a new directory in your notes.", {"path": S}, ("path",)),
+                   tool("list_directories", "List the directories of your notes.", {"limit": I}))
+    plan = infer_plan(notes, "notes")
+    assert next(e for e in plan.entities if e.entity == "directory").topic == "folder"
+    rows = list(Environment([build_service(plan)], seed=2).services["notes"].db["directories"])
+    assert rows and all("." not in r["path"].rsplit("/", 1)[-1] and "content" not in r for r in rows)
+    crm = server("crm", tool("create_user", "Create a user.", {"first_name": S, "last_name": S, "email": S}, ("email",)),
+                 tool("list_users", "List the users.", {"limit": I}))
+    users = list(Environment([build_service(infer_plan(crm, "crm"))], seed=2).services["crm"].db["users"])
+    assert users and all(" " not in u["first_name"] and u["first_name"] != u["last_name"] for u in users)
 
 
 def test_domain_check_catches_placeholder_text_and_a_read_without_the_value_it_is_named_for() -> None:

@@ -370,7 +370,33 @@ def _uuid(c: Call) -> dict[str, Any]:
     return {"uuid": u}
 
 
+def _distribution_draw(c: Call) -> dict[str, Any] | None:
+    """A draw from the distribution the tool is named for (`vonmises_random(mu)`, `gauss(mu, sigma)`),
+    with its parameters as the `random` module names them; None for a plain range."""
+    name = set(re.split(r"[^a-z]+", c.tool.lower()))
+    r = _rng(c)
+
+    def num(*names: str, default: float) -> float:
+        v = c.named(*names)
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+    if name & {"vonmises"}:  # an angle in radians, in [0, 2pi)
+        mu, kappa = num("mu", "mean", default=0.0), num("kappa", "concentration", default=1.0)
+        return {"mu": mu, "kappa": kappa, "result": round(r.vonmisesvariate(mu, kappa), 6)}
+    if name & {"gauss", "gaussian", "normal", "lognormal"}:
+        mu, sigma = num("mu", "mean", default=0.0), num("sigma", "std", "stddev", "standard_deviation", default=1.0)
+        draw = r.lognormvariate(mu, sigma) if "lognormal" in name else r.gauss(mu, sigma)
+        return {"mu": mu, "sigma": sigma, "result": round(draw, 6)}
+    if name & {"exponential"}:
+        rate = num("lambd", "lambda", "rate", default=1.0)
+        return {"rate": rate, "result": round(r.expovariate(rate), 6)} if rate > 0 else None
+    return None
+
+
 def _random_number(c: Call) -> dict[str, Any]:
+    drawn = _distribution_draw(c)
+    if drawn is not None:
+        return drawn
     xs = c.numbers()
     lo, hi = (min(xs[:2]), max(xs[:2])) if len(xs) >= 2 else (0, xs[0] if xs else 100)
     r = _rng(c)
@@ -780,7 +806,9 @@ COMPUTATIONS: dict[str, Computation] = {
     "date_info": Computation("date_info", _obj(date=STR, weekday=STR, iso_week=INT, day_of_year=INT, days_in_month=INT, is_leap_year=BOOL), _date_info),
     "date_diff": Computation("date_diff", _obj(start=STR, end=STR, days=INT, seconds=INT), _date_diff),
     "uuid": Computation("uuid", _obj(uuid=STR), _uuid),
-    "random_number": Computation("random_number", _obj(min=R, max=R, result=R), _random_number),
+    # a range's draw says its bounds; a distribution's draw its parameters (`_distribution_draw`)
+    "random_number": Computation("random_number", {"type": "object", "properties": {"min": R, "max": R, "result": R}, "required": ["result"]},
+                                 _random_number),
     "password": Computation("password", _obj(password=STR, length=INT), _password),
     "dice": Computation("dice", _obj(notation=STR, rolls={"type": "array", "items": INT}, total=INT), _dice),
     "coin": Computation("coin", _obj(result=STR), _coin),
@@ -831,6 +859,11 @@ def epoch_conversion(name_words: set[str], params: set[str]) -> bool:
         bool(name_words & {"readable", "date", "datetime", "format", "convert", "human"})
 
 
+NUMBER_WORDS = frozenset({"number", "numbers", "integer", "integers", "int", "float", "floats", "decimal", "digit", "digits", "rng",
+                          "gauss", "gaussian", "normal", "uniform", "vonmises", "exponential", "gamma", "beta", "triangular", "lognormal"})
+RANGE_PARAMS = frozenset({"min", "max", "minimum", "maximum", "low", "high", "lower", "upper", "from", "to", "start", "end", "decimals", "precision"})
+
+
 def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None], required: set[str],
               numeric_arrays: frozenset[str] = frozenset()) -> str | None:
     """The computation a tool performs, from the words of its name and its parameters' names and
@@ -852,7 +885,8 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
         return "password"
     if "lorem" in t:
         return "lorem"
-    if t & {"random"} and (numeric or not params) and not t & {"user", "quote", "joke", "fact", "image", "word"}:
+    # a random number, not a random record: `get_random_emoji()` draws an emoji, which no range describes
+    if t & {"random"} and ((t & NUMBER_WORDS and (numeric or not params)) or (numeric and pn <= RANGE_PARAMS)):
         return "random_number"
     if t & {"hash", "md5", "sha1", "sha256", "sha512", "checksum", "digest"} and strings:
         return "hash"

@@ -766,12 +766,15 @@ def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: T
     score and the arguments echoed back): a deployment scaled or a console log read is not a web page."""
     if spec.kind == "world_model" or not spec.read_only:
         return
-    args = schema_arguments(spec, env, svc, random.Random(71))
-    obs = _call(env, svc, name, args) if args is not None else None
-    if obs is None or not obs.ok:
-        return
-    data = obs.data.get("items") if isinstance(obs.data, dict) and isinstance(obs.data.get("items"), list) else obs.data
-    if isinstance(data, list) and not data:
+    for seed in range(71, 75):  # arguments that find something: an empty page says nothing of the records
+        args = schema_arguments(spec, env, svc, random.Random(seed))
+        obs = _call(env, svc, name, args) if args is not None else None
+        if obs is None or not obs.ok:
+            continue
+        data = obs.data.get("items") if isinstance(obs.data, dict) and isinstance(obs.data.get("items"), list) else obs.data
+        if not (isinstance(data, list) and not data):
+            break
+    else:
         return
     if PLACEHOLDER in obs.content:
         rec.add("domain", name, "fail", "placeholder text where the spec asks for content")

@@ -22,7 +22,8 @@ from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, si
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, chain_of, reversing, topic_for
+from compoworld.synthesis.world import (NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
+                                        reversing, topic_for)
 
 ACTION_LOG, SIMULATIONS = "action_log", "simulations"
 
@@ -164,6 +165,7 @@ class PInfo:
     structural: str | None = None  # limit/offset/page/cursor/sort/order/query/option
     sem: str | None = None
     place: bool = False  # names somewhere on a map (a street address, a city), not a memory or wallet address
+    within: str | None = None  # the envelope argument that holds it (`params` of `create_item(params={name, type})`)
 
 
 @dataclass
@@ -297,8 +299,9 @@ def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]
             lasts[toks[-1]] = lasts.get(toks[-1], 0) + 1
     suffixes = {w for w, c in lasts.items() if w in servers_words and c >= 2 or (n >= 3 and c >= max(2, 0.6 * n) and verb_lemma(w) is None and w in servers_words)}
     for k, toks in out.items():
-        # `web_search_exa` loses its brand; `create_ticket` keeps its noun even on a server named "Ticket Desk"
-        while len(toks) > 1 and toks[-1] in suffixes and any(verb_lemma(w) is None for w in toks[:-1]):
+        # `web_search_exa` loses its brand; `create_ticket` keeps its noun even on a server named "Ticket Desk";
+        # `get_random_emoji_tool` is about emojis (every tool is a tool), `create_tool` about tools
+        while len(toks) > 1 and (toks[-1] in suffixes or toks[-1] == "tool") and any(verb_lemma(w) is None for w in toks[:-1]):
             toks = toks[:-1]
         out[k] = toks
     return out
@@ -426,6 +429,40 @@ def _param_infos(tool: ToolIn) -> list[PInfo]:
     return out
 
 
+ENVELOPES = {"params", "parameters", "body", "data", "payload", "request", "input", "args", "arguments", "fields", "attributes",
+             "properties", "updates", "changes", "values", "record", "item", "entity", "details", "info"}
+
+
+def _envelope(t: TInfo, p: PInfo) -> bool:
+    """An object argument that wraps a write's fields (`params`, `module_data`, `contact_details`, or
+    `field` in `create_field(field={name, type})`), not a value of its own (`start={dateTime, timeZone}`)."""
+    props = p.schema.get("properties")
+    if p.type != "object" or not isinstance(props, dict) or not props:
+        return False
+    return p.snake in ENVELOPES or p.words[-1] in ENVELOPES or singular(p.snake) == t.head
+
+
+def _lift_envelopes(t: TInfo) -> None:
+    """A create or update whose fields come wrapped in one object argument writes those fields, as if
+    they were given one by one; the runtime unwraps the arguments the same way (`ParamPlan.within`)."""
+    if t.op not in ("create", "update"):
+        return
+    out: list[PInfo] = []
+    for p in t.params:
+        if not _envelope(t, p):
+            out.append(p)
+            continue
+        inner = ToolIn(name=t.tool.name, ident=t.tool.ident, description=t.tool.description,
+                       input_schema={"type": "object", "properties": p.schema["properties"], "required": list(p.schema.get("required") or [])})
+        taken = {q.name for q in t.params}
+        for q in _param_infos(inner):
+            if q.name not in taken:
+                q.within = p.name
+                q.required = q.required and p.required
+                out.append(q)
+    t.params = out
+
+
 def _classify(t: TInfo) -> None:
     """Decide the operation class before entities are known."""
     toks = set(t.tokens)
@@ -513,6 +550,8 @@ def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
 def _ref_entity(p: PInfo, entities: set[str], own: str | None) -> str | None:
     if len(spec_examples(p.schema)) >= 2:  # "Network name (e.g., 'mainnet', 'sepolia')": those values, not a record's id
         return None
+    if p.sem in ("date", "datetime"):  # `date="2025-03-01"` is a day, not the id of a record some tool calls a date
+        return None
     ws = p.words
     if len(ws) >= 2 and ws[-1] in ID_SUFFIX | NAME_SUFFIX:
         cand = singular(ws[-2])
@@ -581,6 +620,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         if t.head is None:
             t.head = _fallback_entity(t)
         _classify(t)
+        _lift_envelopes(t)
         infos.append(t)
     _retarget_attribute_heads(infos)
     _nodes_are_entities(infos)
@@ -653,7 +693,7 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             t.entity = "action"
             return
     t.entity = ent
-    cands = [p for p in t.params if p.structural is None]
+    cands = [p for p in t.params if p.structural is None and p.within is None]  # an envelope holds fields, not keys
     # `set_orientation(orientation)`: a parameter named like the entity is the new value, not a key
     scored = sorted(((p, _key_match(p, ent, setting=t.op in ("update", "create"))) for p in cands), key=lambda x: -x[1])
     id_keys = [p for p, s in scored if s == 3]
@@ -901,6 +941,8 @@ def _range_field(p: PInfo) -> tuple[str, str] | None:
         return "min", _date_field(p.snake)
     if p.snake in ("until", "before", "to_date", "end_date", "date_to", "end_time", "to_time", "created_before", "updated_before"):
         return "max", _date_field(p.snake)
+    if p.snake in ("from", "to", "start", "end") and p.type in ("string", None) and _says_date(p):
+        return ("min" if p.snake in ("from", "start") else "max"), "date"  # `from`: "Start date (YYYY-MM-DD)"
     if p.type not in ("integer", "number", "string"):
         return None
     m = _RANGE.match(p.snake)
@@ -915,6 +957,11 @@ def _range_field(p: PInfo) -> tuple[str, str] | None:
             return None
     lo = bound in ("min", "from", "start", "since", "after", "gte", "gt")
     return ("min" if lo else "max"), fld
+
+
+def _says_date(p: PInfo) -> bool:
+    desc = str(p.schema.get("description", "")).lower()
+    return p.sem in ("date", "datetime") or p.schema.get("format") in ("date", "date-time") or "yyyy" in desc or "date" in words(desc)
 
 
 def _date_field(name: str) -> str:
@@ -934,9 +981,14 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     topic, tfields = topic_for(head + e.texts[1:4])
     if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
         topic, tfields = "symbol", SYMBOL_TOPIC
+    if topic in ("price", "chain") and sum(1 for t in e.texts if set(words(t)) & NFT_WORDS) * 2 > len(e.texts) and \
+            not any(set(words(t)) & {"erc20", "spl"} for t in e.texts):
+        topic, tfields = next((n, f) for n, _, f in TOPICS if n == "nft")  # `get_nfts`: tokens that are NFTs, not coins
     if chain_scope and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
-    if not e.owned or len(fields) <= 2:
+    # a record of the outside world takes its archetype's fields; one the service creates only a named
+    # archetype's (a generic `description` and `value` would stay empty on every record it writes)
+    if not e.owned or (len(fields) <= 2 and topic):
         for fname, sem, shape in tfields:
             if fname not in fields and len(fields) < 14:
                 fields[fname] = FieldPlan(name=fname, shape=shape, sem=sem, role="data")
@@ -1020,7 +1072,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             rc = ents.get(r)
             params.append(ParamPlan(name=p.name, role="ref", field=f, collection=rc.collection if rc else None))
             continue
-        params.append(ParamPlan(name=p.name, role=_param_role(t, p, e)))
+        params.append(ParamPlan(name=p.name, role=_param_role(t, p, e), within=p.within))
         pp = params[-1]
         if pp.role in ("field", "filter", "ref"):
             pp.field = p.snake
@@ -1096,6 +1148,9 @@ def _scopes(t: TInfo, p: PInfo, e: EntityPlan | None) -> bool:
     return singular(stem[-1]) in {singular(w) for w in t.tokens} or keyish
 
 
+SETTING_WORDS = {"timeframe", "resolution", "granularity", "window", "interval"}
+
+
 def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
     if t.op == "list":
         if p.structural in ("limit", "offset", "page", "cursor", "sort", "order", "query", "option"):
@@ -1106,11 +1161,13 @@ def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
             return "query"
         if _range_field(p) is not None:
             return "min" if _range_field(p)[0] == "min" else "max"  # type: ignore[index]
+        if set(p.words) & SETTING_WORDS or {"period", "length"} <= set(p.words):
+            return "option"  # `getWilliams(symbol, periodLength, timeframe)`: how to compute, not which records
         return "filter" if e is not None and e.field(p.snake) is not None else "option"
     if t.op in ("create", "update", "transition"):
         if p.structural == "option":
             return "option"
-        if t.op != "create" and _scopes(t, p, e):
+        if t.op != "create" and p.within is None and _scopes(t, p, e):
             return "ref"  # `update_video_edit(project_id, ...)`: which project's edit, not a new project id
         return "field" if e is not None and e.field(p.snake) is not None else "option"
     if t.op in ("get", "delete"):

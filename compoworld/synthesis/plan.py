@@ -57,6 +57,7 @@ class ParamPlan(BaseModel):
     role: ParamRole
     field: str | None = None
     collection: str | None = None
+    within: str | None = None  # given inside this object argument (an envelope such as `params`), not at the top
 
 
 class ToolPlan(BaseModel):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable
 
 from compoworld.canonical import canonical_bytes, format_timestamp
@@ -16,7 +17,7 @@ from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import EXTS, ValueContext, rng_for, slugify, value_for
+from compoworld.synthesis.world import EXT_MIME, EXTS, ValueContext, coherent_quote, rng_for, slugify, value_for
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
@@ -87,6 +88,12 @@ class CompiledService(Service):
         for f in e.fields:
             if slug is not None and f.role != "id" and (f.name == "slug" or f.name.endswith("_slug")) and _may_hold(f.shape, slug):
                 row[f.name] = slug
+        # a session, a booking or a run ends after it starts: the two dates were drawn apart
+        for start, end in time_pairs(tuple(f.name for f in e.fields)):
+            a, b = row.get(start), row.get(end)
+            if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and len(a) == len(b) and b < a:
+                row[start], row[end] = b, a
+        coherent_quote(row, rng)
         # a file of a known kind has that kind's extension (a Unity `Material` is `.mat`, not `.docx`)
         kind = next((str(row[k]).lower() for k in KIND_FIELDS if isinstance(row.get(k), str)), None)
         ext = EXTENSION_OF_KIND.get(kind or "")
@@ -138,6 +145,7 @@ class CompiledService(Service):
         if op == "action":
             return self._action(t, args)
         assert e is not None, f"tool {name} has no collection"
+        args = _unwrapped(t, args)
         if op == "create":
             return self._create_many(t, e, args) if t.many else self._create(t, e, args)
         if op == "list":
@@ -220,6 +228,7 @@ class CompiledService(Service):
         for k, v in known.items():
             if isinstance(v, str) and k in (f"{e.entity}_name", f"{e.entity}_title") and "name" in row and e.field("name") is not None:
                 row["name"] = v
+        coherent_quote(row, rng)  # a quote looked up by its ticker is that ticker's
         return row
 
     # -- operations -----------------------------------------------------------------------------
@@ -459,12 +468,50 @@ class CompiledService(Service):
 
 # -- helpers ----------------------------------------------------------------------------------
 
+_START = frozenset({"start", "starts", "started", "begin", "begins", "began", "from", "since", "opened", "opens"})
+_END = frozenset({"end", "ends", "ended", "finish", "finished", "stop", "stopped", "until", "to", "completed", "closed", "closes"})
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+@lru_cache(maxsize=4096)
+def time_pairs(fields: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(start, end) field pairs that name the two ends of one span: `starts_at`/`ends_at`,
+    `start_date`/`end_date`, `started_at`/`finished_at` (the same words but the start and end one)."""
+    def split(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
+        ws = snake(name).split("_")
+        return frozenset(ws), tuple(w for w in ws if w not in _START and w not in _END)
+
+    out = []
+    for a in fields:
+        sa = split(a)
+        if not sa[0] & _START:
+            continue
+        b = next((b for b in fields if b != a and split(b)[0] & _END and split(b)[1] == sa[1]), None)
+        if b is not None:
+            out.append((a, b))
+    return out
+
+
 KIND_FIELDS = ("asset_type", "file_type", "resource_type", "type", "kind")
 # The extensions of the kinds of files the corpus's engines and editors name (Unity, Godot, Blender...).
 EXTENSION_OF_KIND = {"material": "mat", "prefab": "prefab", "scene": "unity", "script": "cs", "texture": "png", "texture2d": "png",
                      "sprite": "png", "shader": "shader", "animation": "anim", "animationclip": "anim", "animatorcontroller": "controller",
                      "audioclip": "wav", "audio": "wav", "model": "fbx", "mesh": "fbx", "font": "ttf", "physicmaterial": "physicMaterial"}
-_FILE_NAME = re.compile(r"\.(?:%s)$" % "|".join(EXTS))  # the extensions `world` draws for files of no known kind
+_FILE_NAME = re.compile(r"\.(?:%s)$" % "|".join(sorted(set(EXTS) | set(EXT_MIME), key=len, reverse=True)))  # the extensions `world` draws for files of no known kind
+
+
+def _unwrapped(t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments with an envelope's fields lifted to the top (`params={name, type}` gives `name`
+    and `type`), as the plan names them; an argument given at the top wins."""
+    inner = [p for p in t.params if p.within is not None]
+    if not inner:
+        return args
+    out = {k: v for k, v in args.items() if k not in {p.within for p in inner}}
+    for p in inner:
+        box = args.get(p.within)  # type: ignore[arg-type]
+        if isinstance(box, dict) and p.name in box and p.name not in out:
+            out[p.name] = box[p.name]
+    return out
 
 
 def _item_values(item: Any) -> dict[str, Any]:

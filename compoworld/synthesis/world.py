@@ -30,6 +30,45 @@ from compoworld.synthesis.naming import is_plural, singular, words
 from compoworld.services.json_schema import fits, json_types, main_type, sample
 
 TICKERS = ["AAPL", "MSFT", "GOOG", "AMZN", "NVDA", "TSLA", "META", "NFLX", "IBM", "ORCL", "BTC", "ETH", "SOL", "ADA"]
+# What a ticker names and about where it trades (in USD): a quote of AAPL is Apple's, near 190, not any
+# company of the world at any price
+BROKERS = ["Morgan Stanley", "Goldman Sachs", "JPMorgan", "Barclays", "UBS", "Wedbush", "Piper Sandler", "Jefferies"]
+GRADES = ["Buy", "Overweight", "Outperform", "Hold", "Neutral", "Equal-Weight", "Underweight", "Sell"]
+TICKER_INFO: dict[str, tuple[str, float]] = {
+    "AAPL": ("Apple Inc.", 190.0), "MSFT": ("Microsoft Corporation", 420.0), "GOOG": ("Alphabet Inc.", 170.0),
+    "AMZN": ("Amazon.com, Inc.", 185.0), "NVDA": ("NVIDIA Corporation", 120.0), "TSLA": ("Tesla, Inc.", 240.0),
+    "META": ("Meta Platforms, Inc.", 560.0), "NFLX": ("Netflix, Inc.", 690.0), "IBM": ("International Business Machines Corporation", 210.0),
+    "ORCL": ("Oracle Corporation", 160.0), "BTC": ("Bitcoin", 67_000.0), "ETH": ("Ethereum", 3_400.0), "SOL": ("Solana", 150.0),
+    "ADA": ("Cardano", 0.45), "STRK": ("Starknet", 0.6), "USDC": ("USD Coin", 1.0), "USDT": ("Tether", 1.0), "WBTC": ("Wrapped Bitcoin", 67_000.0),
+    "JUP": ("Jupiter", 0.9), "BONK": ("Bonk", 0.00002), "RAY": ("Raydium", 1.8),
+}
+PRICE_FIELDS = frozenset({"price", "open", "high", "low", "close", "last", "last_price", "current_price", "previous_close", "prev_close",
+                          "adj_close", "bid", "ask", "day_high", "day_low", "vwap", "price_usd", "mark_price"})
+NAME_FIELDS = frozenset({"name", "company_name", "companyname", "security_name", "long_name", "short_name"})
+
+
+def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
+    """A record about a known ticker: its name is the ticker's, its prices near where it trades (in USD),
+    and a bar's high and low bound its open and close."""
+    info = TICKER_INFO.get(row.get("symbol")) if isinstance(row.get("symbol"), str) else None
+    if info is not None:
+        name, base = info
+        for k, v in row.items():
+            low = k.lower()
+            if low in PRICE_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool):
+                p = base * (1 + rng.uniform(-0.04, 0.04))
+                row[k] = round(p, 2) if base >= 1 else float(f"{p:.6g}")
+            elif low in NAME_FIELDS and isinstance(v, str):
+                row[k] = name
+            elif low == "currency" and isinstance(v, str):
+                row[k] = "USD"
+            elif low in ("change_percent", "changes_percentage", "percent_change", "change_pct") and isinstance(v, (int, float)) and not isinstance(v, bool):
+                row[k] = round(rng.uniform(-6, 6), 2)  # a day's move
+            elif low == "volume" and isinstance(v, (int, float)) and not isinstance(v, bool):
+                row[k] = rng.randint(800_000, 60_000_000)
+    bar = [k for k in ("open", "high", "low", "close") if isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool)]
+    if len(bar) == 4:
+        row["high"], row["low"] = max(row[k] for k in bar), min(row[k] for k in bar)
 CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"]
 LANGUAGES = ["python", "typescript", "javascript", "go", "rust", "java"]
 CONDITIONS = ["sunny", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm", "snow", "fog", "windy"]
@@ -59,6 +98,14 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("temperature_c", None, N), ("conditions", "category", S), ("humidity", "percent", I), ("wind_kph", None, N), ("observed_at", "datetime", S)]),
     ("price", ("price", "stock", "ticker", "quote", "crypto", "coin", "market", "token", "trading", "ohlc", "candle", "share", "trade", "gainer", "loser", "mover"),
      [("symbol", "code", S), ("price", "money", N), ("currency", "currency", S), ("change_percent", None, N), ("volume", "quantity", I), ("as_of", "datetime", S)]),
+    # what analysts say of a stock: a broker's grade, or the consensus estimate of a period
+    ("grade", ("grade", "upgrade", "downgrade"),
+     [("symbol", "code", S), ("date", "date", S), ("grading_company", None, S), ("previous_grade", None, S), ("new_grade", None, S), ("action", None, S)]),
+    ("estimate", ("estimate", "consensus"),
+     [("symbol", "code", S), ("date", "date", S), ("period", None, S), ("revenue_avg", None, N), ("eps_avg", None, N), ("analysts", None, I)]),
+    ("market_cap", ("cap", "capitalization"), [("symbol", "code", S), ("date", "date", S), ("market_cap", None, N)]),
+    ("emoji", ("emoji", "emoticon"),
+     [("emoji", None, S), ("name", "title", S), ("category", None, S), ("group", None, S), ("unicode", None, S), ("html_code", None, S)]),
     ("rate", ("exchange", "rate", "forex", "fx", "conversion"),
      [("base", "currency", S), ("quote", "currency", S), ("rate", None, N), ("as_of", "datetime", S)]),
     ("news", ("news", "article", "headline", "story", "stories", "post", "blog", "feed", "trending", "hot", "rss"),
@@ -79,6 +126,7 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("title", "title", S), ("year", None, I), ("genre", "category", S), ("rating", None, N), ("creator", "person_name", S), ("url", "url", S)]),
     ("event", ("event", "meeting", "appointment", "calendar", "schedule", "match", "fixture", "race", "session", "concert"),
      [("title", "title", S), ("starts_at", "datetime", S), ("ends_at", "datetime", S), ("location", "location", S), ("status", "status", S)]),
+    ("folder", ("folder", "directory", "dir"), [("path", "file_path", S), ("name", "title", S), ("item_count", None, I), ("modified_at", "datetime", S)]),
     ("document", ("document", "doc", "page", "file", "note", "wiki", "content", "documentation", "guide", "manual", "help", "text", "snippet", "example", "spec", "schema", "readme"),
      [("title", "title", S), ("content", "text", S), ("path", "file_path", S), ("updated_at", "datetime", S)]),
     # archetypes of records a lookup answers about things of its own domain (issue 12: entities of no
@@ -151,6 +199,10 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     # what an account or wallet holds of one asset (not a transfer: no hash, no sender)
     ("balance", ("balance", "holding"),
      [("symbol", "code", S), ("balance", "money", N), ("as_of", "datetime", S)]),
+    # a non-fungible token: one numbered item of a collection, owned by an address, described at its URI
+    ("nft", ("nft", "erc721", "erc1155", "collectible"),
+     [("token_id", None, S), ("name", "title", S), ("collection", None, S), ("contract_address", "address", S),
+      ("owner_address", "address", S), ("token_uri", None, S)]),
     ("chain", ("transaction", "block", "wallet", "gas", "contract", "nft", "chain", "address", "defi", "pool", "swap"),
      [("hash", "code", S), ("amount", "money", N), ("symbol", "code", S), ("from_address", None, S), ("to_address", None, S), ("timestamp", "datetime", S)]),
     ("metric", ("metric", "stat", "statistic", "analytics", "usage", "score", "count", "index", "indicator", "report", "summary", "status", "health", "performance"),
@@ -163,11 +215,13 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
 # The nouns the templates are about: a tool named by one of them alone (`weather`, `news`) looks it up.
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
-NAMED_TOPICS = frozenset({"task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
+NAMED_TOPICS = frozenset({"folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint"})
 BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint"})
+ANALYST_TOPICS = frozenset({"grade", "estimate"})
+STOCK_WORDS = frozenset({"stock", "analyst", "eps", "symbol", "ticker", "share", "earning", "equity", "dcf"})
 DEFAULT_TOPIC: list[F] = [("name", "title", S), ("description", "text", S), ("value", None, N), ("updated_at", "datetime", S)]
 
 # Reverse engineering (IDA Pro, Ghidra, radare2...): a function, a global, a segment or an import of a
@@ -208,6 +262,10 @@ def topic_for(texts: list[str]) -> tuple[str, list[F]]:
     for name, keys, fields in TOPICS:
         if name in NAMED_TOPICS and not (names if name in BROAD_TOPICS else named) & set(keys):
             continue
+        if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
+            continue  # a heroku plan upgrade or a query's cost estimate is no analyst's call on a stock
+        if name == "market_cap" and not sing & {"market", "capitalization", "stock"}:
+            continue  # a rate cap, a spending cap
         score = 0.0
         for i, k in enumerate(keys):
             if k in sing:
@@ -232,7 +290,8 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("repo", ("repo", "repository", "package", "commit", "diff", "patch", "branch", "pull", "merge", "git", "github", "gitlab", "release")),
     ("web", ("web", "search", "site", "crawl", "scrape", "link", "browse", "serp", "url", "webpage")),
     ("weather", ("weather", "forecast", "temperature", "climate", "rain", "wind", "humidity", "meteo")),
-    ("finance", ("quote", "stock", "ticker", "price", "rate", "chain", "statement", "income", "earnings", "financial", "dividend", "crypto", "coin", "market", "fx")),
+    ("finance", ("quote", "stock", "ticker", "price", "rate", "chain", "statement", "income", "earnings", "financial", "dividend", "crypto", "coin", "market", "fx",
+                 "grade", "estimate")),
     ("news", ("news", "headline", "story", "press", "rss", "blog", "post")),
     ("ticket", ("issue", "ticket", "bug", "incident", "jira", "todo", "backlog", "task")),
     ("message", ("message", "mail", "email", "inbox", "chat", "thread", "conversation", "dm", "sms", "notification", "reply", "channel")),
@@ -253,7 +312,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("prompt", ("prompt", "template", "instruction")),
     ("standing", ("standing", "leaderboard", "ranking", "league")),
     ("whois", ("registry", "registrar", "tld", "asn", "dns")),  # `whois` reads as a plural here: the topic's name counts
-    ("engagement", ("engagement", "activity", "interaction")),
+    ("engagement", ("engagement", "activity", "interaction", "call")),
     ("shortcut", ("shortcut",)),
     ("process", ("process", "pid")),
     ("endpoint", ("endpoint",)),
@@ -263,6 +322,9 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("graph", ("graph", "relation", "observation")),
     ("model", ("model", "llm", "embedding", "checkpoint")),
     ("course", ("course", "lesson", "assignment", "lecture", "curriculum", "classroom", "enrollment")),
+    ("nft", ("nft", "erc721", "erc1155", "collectible")),
+    ("emoji", ("emoji", "emoticon")),
+    ("product", ("product", "sku", "catalog", "merchandise", "listing")),
     ("binary", ("symbol",)),  # the `symbol` topic of a reverse-engineering service (`reversing`)
     ("series", ("indicator", "average", "oscillator", "series", "intraday", "gdp", "inflation", "unemployment", "cpi", "commodity", "treasury", "sma", "ema", "rsi", "macd")),
 ]
@@ -285,8 +347,8 @@ def family_for(texts: list[str]) -> str:
 
 
 # Topic templates too broad to say which family a record is of (an "event" may be a meeting, a
-# concert or a date in history; a "document" a policy or a 10-K filing): the entity's own names
-# decide then.
+# concert or a date in history; a "document" a policy or a 10-K filing; the `product` template also
+# shapes a board's items and their updates): the entity's own names decide then.
 CATCH_ALL_TOPICS = frozenset({"result", "metric", "event", "document"})
 
 
@@ -327,7 +389,10 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     """The family of a compiled entity's records: its own names first, then its topic template
     (weather, price, paper, ...). The service's name is no evidence (a `goal_story` app is no
     newsroom)."""
-    return family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS else topic])
+    family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
+    if family == "engagement" and set(words(entity)) & {"tool", "function", "api", "rpc", "method"}:
+        return ""  # a tool call is no phone call with a customer
+    return family
 
 
 def _person_role(name: str, family: str) -> str:
@@ -497,11 +562,40 @@ def _field_label(name: str, shape: dict[str, Any], rng: random.Random, ctx: Valu
         one = singular(name) if is_plural(name) else name
         value: Any = [sibling_id(one, ctx, n, k) or known_value(one, ctx, k) or f"{slugify(one)}-{k:02d}"]
     elif t == "string" and not any(w in shape for w in _FREE):
-        # "course-01" is not found by "course-12"
-        value = sibling_id(name, ctx, n, k) or known_value(name, ctx, k) or f"{slugify(name)}-{k:02d}"
+        own = machine_name(ctx.entity, n) if _name_words(name)[-1:] == tuple(words(ctx.entity))[-1:] else None
+        # `app` of an app is its name (`billing-app`); "course-01" is not found by "course-12"
+        value = sibling_id(name, ctx, n, k) or known_value(name, ctx, k) or (own and ctx.shared(n, "name", lambda: own)) \
+            or _opaque_id(name, k) or f"{slugify(name)}-{k:02d}"
     else:
         return None
     return value if fits(shape, value) else None
+
+
+# Things of a software team that people name with a slug of what they serve (`billing-app`,
+# `checkout-pipeline`), not "App 1"
+MACHINE_NOUNS = frozenset({"app", "application", "service", "flow", "workflow", "pipeline", "job", "function", "bucket", "queue",
+                           "topic", "connector", "source", "destination", "stack", "workspace", "project", "space", "integration",
+                           "webhook", "trigger", "script", "dashboard", "team", "site", "bot", "dataset", "cluster", "environment"})
+AREAS = ["billing", "checkout", "inventory", "analytics", "search", "notifications", "onboarding", "reporting", "payments",
+         "support", "marketing", "shipping"]
+
+
+def machine_name(entity: str, n: int) -> str | None:
+    """Record `n`'s name when its entity is something a team names by a slug (`app` -> `billing-app`)."""
+    ws = words(entity)
+    if not ws or ws[-1] not in MACHINE_NOUNS:
+        return None
+    return f"{AREAS[n % len(AREAS)]}-{ws[-1]}" + (f"-{n // len(AREAS) + 1}" if n >= len(AREAS) else "")
+
+
+ID_WORDS = frozenset({"id", "identifier", "uuid", "guid", "key"})
+
+
+def _opaque_id(name: str, k: int) -> str | None:
+    """An identifier of a record no service here holds (`drive_id`, `applicationIdentifier`): an opaque
+    string of the usual look, the same for the same field and number, not a label like `drive-id-02`."""
+    ws = _name_words(name)
+    return short_hash(f"{name}/{k}", 12) if ws and ws[-1] in ID_WORDS else None
 
 
 PROSE = ["Agreed with the team; details are in the shared notes.", "Reviewed and approved for the next release.",
@@ -567,6 +661,8 @@ KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
     ("industry",): _kth(["Healthcare", "Logistics", "Financial services", "Retail"]),
     ("symbol",): lambda c, k, name: _nth(CRYPTO.get(c.chain) or TICKERS, k - 1, "-"),
     ("coin",): _kth(["bitcoin", "ethereum", "solana", "cardano"]),
+    ("cep",): lambda c, k, name: f"{(k * 7919) % 89_000 + 10_000:05d}-{(k * 37) % 1000:03d}",  # a Brazilian postal code
+    ("zip",): lambda c, k, name: f"{(k * 7919) % 89_000 + 10_000:05d}",
     ("barcode",): _kth(["4006381333931", "5012345678900", "0012345678905", "7622210449283"]),
     ("cc",): lambda c, k, name: _world_person(c, k + 2).email if c.world.contacts else None,
     ("bcc",): lambda c, k, name: _world_person(c, k + 6).email if c.world.contacts else None,
@@ -603,6 +699,7 @@ KNOWN_FIELDS: dict[tuple[str, ...], Callable[[ValueContext, int, str], str]] = {
 }
 # Other names of the same fields.
 KNOWN_FIELDS.update({alias: KNOWN_FIELDS[name] for alias, name in {
+    ("zip", "code"): ("zip",), ("zipcode",): ("zip",), ("postal", "code"): ("zip",), ("postcode",): ("zip",),
     ("db",): ("database",), ("package", "name"): ("package",), ("library",): ("package",), ("cmd",): ("command",),
     ("cron",): ("schedule",), ("jid",): ("chat", "jid"), ("http", "method"): ("method",),
     ("field", "of", "study"): ("fields", "of", "study"), ("technologies",): ("technology",), ("key", "word"): ("keyword",),
@@ -679,6 +776,9 @@ def _type_ok(v: Any, types: list[str]) -> bool:
 FUTURE_WORDS = ("due", "deadline", "expires", "expiry", "starts", "scheduled", "until", "next", "upcoming", "end")
 
 
+PAST_FAMILIES = frozenset({"finance", "series", "news", "log", "metric", "paper", "repo", "standing"})
+
+
 def _window(name: str) -> tuple[int, int]:
     """Days around the world's today a date field may fall in: what already happened lies before
     today (`created_at`, `published_at`, `observed_at`), what is due lies ahead, others either side."""
@@ -712,12 +812,18 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
     whose = ctx.entity if _name_tokens(ctx.entity) & PERSON_ENTITIES else name
     person = ctx.person(rng, n, _person_role(whose, ctx.family))
     if t in ("string", None) and (sem == "person_name" or (toks & PERSON_WORDS and "name" in toks)) and person is not None:
+        if toks & {"first", "given", "firstname", "givenname"}:
+            return person.first  # `first_name` is the first name alone, not "Diego Park"
+        if toks & {"last", "family", "surname", "lastname", "familyname"}:
+            return person.last
         return person.name  # `owner_name` is the owner's name, whatever the record is about
     if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
         for keys, gen in FAMILY_STR.get(ctx.family, ()):
             # a free-text field (`prompt`, `message`) says what its family's texts say
             if toks & keys or (sem == "text" and "description" in keys):
                 return gen(rng, ctx, person, n)
+    if ctx.family == "product" and t in ("integer", "number") and toks & {"price", "amount", "cost", "list_price", "unit_price"}:
+        return _product(rng, ctx, n)[1]  # the list price of the product the record names
     if ctx.family == "compound" and t == "number" and toks & {"weight", "mass"}:
         return _compound(rng, ctx, n)[2]  # the weight of the compound the record names
     if ctx.family and t in ("integer", "number"):
@@ -726,14 +832,18 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
                 v = rng.uniform(lo, hi)
                 return int(v) if t == "integer" or toks & COUNT_WORDS else round(v, 2)
     if sem in ("date", "datetime") and t in ("string", None):
-        day = _day(ctx, rng, *_window(name))
+        lo, hi = _window(name)
+        if ctx.family in PAST_FAMILIES and lo < 0 < hi:
+            hi = -1  # a quote's or a log line's date is one that has been
+        day = _day(ctx, rng, lo, hi)
         return day.date().isoformat() if sem == "date" else format_timestamp(day)
     if ctx.entity and t in ("string", None) and (sem in ("title", "text") or (sem is None and toks & (NAMES | TEXTS))):
         # what its family does not shape is named after the record's own entity: never filler from another domain
         label = " ".join(words(ctx.entity)).capitalize() or "Item"
+        named = machine_name(ctx.entity, n) or f"{label} {n + 1}"
         if name == "name":  # the same as its path's last part when the path came first
-            return ctx.shared(n, "name", lambda: f"{label} {n + 1}")
-        return f"{label} {n + 1}" if toks & NAMES else f"{label} {n + 1}{PLACEHOLDER}"
+            return ctx.shared(n, "name", lambda: named)
+        return named if toks & NAMES else f"{label} {n + 1}{PLACEHOLDER}"
     if sem in _GENERIC_SEMS and t in ("string", None):
         # a field's own name says more than a generic type: `version` is "1.4.2", not any code
         for keys, gen in _NAME_STR:
@@ -1066,7 +1176,18 @@ def _web_topic(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return ctx.shared(n, "web", lambda: rng.choice(WEB_TOPICS))
 
 
+FOLDER_WORDS = frozenset({"folder", "folders", "directory", "directories", "dir", "dirs"})
+FOLDERS = ["reports", "contracts", "invoices", "onboarding", "designs", "meeting-notes", "exports", "archive"]
+
+
+def _folder(ctx: ValueContext) -> bool:
+    return bool(set(words(ctx.entity)) & FOLDER_WORDS)
+
+
 def _file(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    """Record `n`'s file name; a folder's records are folders, named without an extension."""
+    if _folder(ctx):
+        return ctx.shared(n, "file", lambda: FOLDERS[n % len(FOLDERS)] + (f"-{n // len(FOLDERS) + 1}" if n >= len(FOLDERS) else ""))
     return ctx.shared(n, "file", lambda: f"{rng.choice(FILE_STEMS)}.{rng.choice(list(EXT_MIME))}")
 
 
@@ -1110,6 +1231,15 @@ def _ticket_text(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return f"Steps to reproduce: {title}. Expected: it works as documented. Actual: it does not; see the attached log."
 
 
+ACTIVITIES = ("call", "email", "meeting", "note")
+
+
+def _activity(r: random.Random, c: ValueContext, n: int) -> str:
+    """Record `n`'s kind of CRM activity: the one its entity names (a `call` is a call), else any."""
+    own = next((w for w in words(c.entity) if w in ACTIVITIES), None)
+    return c.shared(n, "activity", lambda: own or r.choice(ACTIVITIES))
+
+
 def _stranger(rng: random.Random) -> str:
     """Someone outside the world's companies (a journalist, a speaker): a plausible full name."""
     return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
@@ -1120,12 +1250,12 @@ NAMES = {"name", "title", "label", "heading", "caption", "filename", "subject", 
 TEXTS = {"description", "summary", "body", "content", "text", "message", "note", "notes", "comment", "snippet", "details"}
 
 FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
-    "file": [({"extension", "ext", "suffix"}, lambda r, c, p, n: _file(r, c, n).rsplit(".", 1)[1]),
+    "file": [({"extension", "ext", "suffix"}, lambda r, c, p, n: _file(r, c, n).rsplit(".", 1)[-1] if not _folder(c) else ""),
              ({"directory", "dir", "folder", "parent", "dirname"}, lambda r, c, p, n: _file_path(r, c, n).rsplit("/", 1)[0]),
              ({"path", "filepath", "fullpath", "location", "key"}, lambda r, c, p, n: _file_path(r, c, n)),
-             ({"mime", "mimetype", "content_type", "type"}, lambda r, c, p, n: EXT_MIME[_file(r, c, n).rsplit(".", 1)[1]]),
+             ({"mime", "mimetype", "content_type", "type"}, lambda r, c, p, n: "inode/directory" if _folder(c) else EXT_MIME[_file(r, c, n).rsplit(".", 1)[1]]),
              (NAMES, lambda r, c, p, n: _file(r, c, n)),
-             (TEXTS, lambda r, c, p, n: f"{_file(r, c, n)} in {_file_path(r, c, n).rsplit('/', 1)[0]}, shared with the team.")],
+             (TEXTS, lambda r, c, p, n: f"{'Folder ' if _folder(c) else ''}{_file(r, c, n)} in {_file_path(r, c, n).rsplit('/', 1)[0]}, shared with the team.")],
     "repo": [({"full_name", "repo", "repository", "slug"}, lambda r, c, p, n: f"halcyon-works/{_repo(r, c, n)}"),
              ({"diff", "patch", "changes"}, lambda r, c, p, n: _diff(r, c, n)),
              ({"path", "local_path", "repo_path"}, lambda r, c, p, n: f"/src/{_repo(r, c, n)}"),
@@ -1140,7 +1270,11 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
                 ({"event", "headline", "alert"}, lambda r, c, p, n: r.choice(["Heat advisory", "Flood warning", "Winter storm watch", "Wind advisory"])),
                 ({"city", "location", "place", "station", "name", "title"}, lambda r, c, p, n: c.shared(n, "city", lambda: r.choice(CITIES)[0])),
                 (TEXTS, lambda r, c, p, n: f"Observations from the {c.shared(n, 'city', lambda: r.choice(CITIES)[0])} weather station.")],
-    "finance": [({"name", "company", "issuer"}, lambda r, c, p, n: _co(r, c)),
+    "finance": [({"grading", "broker", "analyst", "firm"}, lambda r, c, p, n: r.choice(BROKERS)),
+                ({"grade", "rating", "recommendation"}, lambda r, c, p, n: r.choice(GRADES)),
+                ({"action"}, lambda r, c, p, n: r.choice(["upgrade", "downgrade", "maintain", "initiate"])),
+                ({"period"}, lambda r, c, p, n: r.choice(["annual", "quarter"])),
+                ({"name", "company", "issuer"}, lambda r, c, p, n: _co(r, c)),
                 (TEXTS, lambda r, c, p, n: f"{_co(r, c)} shares traded in a narrow range ahead of quarterly results.")],
     "news": [(NAMES, lambda r, c, p, n: r.choice(NEWS).format(co=_co(r, c), co2=_co(r, c), city=r.choice(CITIES)[0])),
              ({"author", "byline", "reporter"}, lambda r, c, p, n: _stranger(r)),
@@ -1205,9 +1339,9 @@ FAMILY_STR.update({
                  (TEXTS, lambda r, c, p, n: _endpoint(n)[2])],
     "shortcut": [(NAMES, lambda r, c, p, n: _nth(["Log Water", "Start Focus Timer", "Text Last Photo", "Morning Briefing", "Share ETA"], n)),
                  ({"folder"}, lambda r, c, p, n: r.choice(["Home", "Work", "Health", "Starter Shortcuts"]))],
-    "engagement": [({"activity_type", "type", "kind"}, lambda r, c, p, n: c.shared(n, "activity", lambda: r.choice(["call", "email", "meeting", "note"]))),
+    "engagement": [({"activity_type", "type", "kind"}, lambda r, c, p, n: _activity(r, c, n)),
                    (NAMES, lambda r, c, p, n: {"call": "Call with {co}", "email": "Email to {co}", "meeting": "Meeting with {co}",
-                                               "note": "Note on the {co} account"}[c.shared(n, "activity", lambda: r.choice(["call", "email", "meeting", "note"]))]
+                                               "note": "Note on the {co} account"}[_activity(r, c, n)]
                     .format(co=p.company if p and p.company else _co(r, c))),
                    (TEXTS, lambda r, c, p, n: f"Discussed the renewal with {_first(p)}; follow up with a quote by Friday.")],
     "compound": [(NAMES, lambda r, c, p, n: _compound(r, c, n)[0]),
@@ -1272,6 +1406,56 @@ FAMILY_STR["binary"] = [
     (NAMES | {"symbol"}, lambda r, c, p, n: _binary_symbol(r, c, n)[0]),
 ]
 
+def _product(r: random.Random, c: ValueContext, n: int) -> tuple[str, int]:
+    """Record `n`'s product of the world's catalog: (name, list price), the same for all its fields."""
+    return c.shared(n, "product", lambda: c.world.products[n % len(c.world.products)] if c.world.products else ("Starter Plan", 49))
+
+
+FAMILY_STR["product"] = [
+    ({"sku", "code", "product_code", "item_code"}, lambda r, c, p, n: f"SKU-{slugify(_product(r, c, n)[0]).upper()[:18]}"),
+    ({"brand", "vendor", "manufacturer", "seller", "supplier"}, lambda r, c, p, n: _co(r, c, n)),
+    ({"category", "type", "kind"}, lambda r, c, p, n: "plan" if "Plan" in _product(r, c, n)[0] else "service" if _product(r, c, n)[1] >= 700 else "add-on"),
+    ({"currency"}, lambda r, c, p, n: "USD"),
+    (NAMES | {"product", "product_name", "item"}, lambda r, c, p, n: _product(r, c, n)[0]),
+    (TEXTS, lambda r, c, p, n: f"{_product(r, c, n)[0]}, listed at ${_product(r, c, n)[1]:,}; billed per order, taxes extra."),
+]
+
+EMOJIS = [("😀", "grinning face", "smileys-emotion", "face-smiling"), ("😂", "face with tears of joy", "smileys-emotion", "face-smiling"),
+          ("👍", "thumbs up", "people-body", "hand-fingers-closed"), ("🎉", "party popper", "activities", "event"),
+          ("🚀", "rocket", "travel-places", "transport-air"), ("☕", "hot beverage", "food-drink", "drink"),
+          ("🐶", "dog face", "animals-nature", "animal-mammal"), ("🌧️", "cloud with rain", "travel-places", "sky-weather")]
+
+
+def _emoji(r: random.Random, c: ValueContext, n: int) -> tuple[str, str, str, str]:
+    return c.shared(n, "emoji", lambda: EMOJIS[n % len(EMOJIS)])
+
+
+FAMILY_STR["emoji"] = [
+    ({"html", "htmlcode"}, lambda r, c, p, n: "".join(f"&#{ord(ch)};" for ch in _emoji(r, c, n)[0])),
+    ({"unicode", "codepoint", "code", "codes"}, lambda r, c, p, n: " ".join(f"U+{ord(ch):04X}" for ch in _emoji(r, c, n)[0])),
+    ({"emoji", "char", "character", "symbol"}, lambda r, c, p, n: _emoji(r, c, n)[0]),
+    ({"category"}, lambda r, c, p, n: _emoji(r, c, n)[2]),
+    ({"group", "subgroup"}, lambda r, c, p, n: _emoji(r, c, n)[3]),
+    (NAMES | TEXTS, lambda r, c, p, n: _emoji(r, c, n)[1]),
+]
+
+NFT_WORDS = frozenset({"nft", "nfts", "erc721", "erc1155", "collectible", "collectibles"})
+NFT_COLLECTIONS = ["Cedar Punks", "Harbor Apes", "Pixel Lanterns", "Glacier Glyphs", "Orchid Keys", "Summit Badges"]
+
+
+def _nft(r: random.Random, c: ValueContext, n: int) -> tuple[str, int]:
+    """Record `n`'s token: (collection, token id), the same for its name, id and URI."""
+    return c.shared(n, "nft", lambda: (NFT_COLLECTIONS[n % len(NFT_COLLECTIONS)], r.randint(1, 9_999)))
+
+
+FAMILY_STR["nft"] = [
+    ({"uri", "url", "metadata", "token_uri", "tokenuri"}, lambda r, c, p, n: f"ipfs://bafybeig{short_hash(_nft(r, c, n)[0], 20)}/{_nft(r, c, n)[1]}.json"),
+    ({"collection", "collection_name"}, lambda r, c, p, n: _nft(r, c, n)[0]),
+    ({"token_id", "tokenid", "token"}, lambda r, c, p, n: str(_nft(r, c, n)[1])),
+    (NAMES, lambda r, c, p, n: f"{_nft(r, c, n)[0]} #{_nft(r, c, n)[1]}"),
+    (TEXTS, lambda r, c, p, n: f"One of the {_nft(r, c, n)[0]} collection; the traits are listed in its metadata."),
+]
+
 FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "binary": [({"size", "length", "bytes"}, (4, 2048))],
     "process": [({"pid"}, (300, 65_000)), ({"cpu", "percent"}, (0, 90)), ({"memory", "mb"}, (8, 4_096))],
@@ -1282,9 +1466,12 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "image": [({"width", "height"}, (320, 4096)), ({"size", "bytes", "size_bytes"}, (5_000, 3_000_000))],
     "file": [({"size", "bytes"}, (2_000, 5_000_000))],
     "repo": [({"stars", "stargazers"}, (0, 4_000)), ({"additions", "deletions"}, (1, 120))],
-    "finance": [({"revenue", "income", "assets", "liabilities", "ebitda", "cash"}, (5e6, 9e9)), ({"eps"}, (-2, 12)),
+    "finance": [({"change", "changes", "change_percent", "changes_percentage"}, (-6, 6)),  # a day's move, not 80%
+                ({"analysts"}, (3, 45)), ({"cap", "capitalization"}, (2e9, 3.5e12)),
+                ({"revenue", "income", "assets", "liabilities", "ebitda", "cash"}, (5e6, 9e9)), ({"eps"}, (-2, 12)),
                 ({"open", "close", "high", "low", "price"}, (5, 900)), ({"volume"}, (10_000, 9_000_000))],
     "order": [({"amount", "total", "subtotal", "price"}, (20, 20_000)), ({"quantity", "qty"}, (1, 60))],
+    "product": [({"stock", "inventory", "quantity", "qty", "available"}, (0, 400)), ({"rating", "stars"}, (3.2, 4.9)), ({"reviews"}, (0, 900))],
     "weather": [({"humidity"}, (25, 98)), ({"wind", "wind_kph", "wind_speed"}, (0, 55)), ({"precipitation", "precip_mm"}, (0, 30))],
     "place": [({"distance", "km", "distance_km"}, (0.4, 900)), ({"duration", "minutes", "duration_min"}, (3, 600))],
     "deploy": [({"replicas", "instances"}, (1, 12)), ({"cpu", "memory"}, (1, 64))],
