@@ -125,7 +125,7 @@ def _drop_orphan_fields(plan: ServicePlan, demoted: list[ToolPlan]) -> None:
         if e is None:
             continue
         orphans = {p.field for p in d.params if p.role == "field" and p.field and (d.collection, p.field) not in used
-                   and (f := e.field(p.field)) is not None and f.role == "data"}
+                   and (f := e.field(p.field)) is not None and f.role == "data" and p.field not in ("name", "title")}  # a record keeps its name
         if orphans:
             e.fields = [f for f in e.fields if f.name not in orphans]
             for t in kept:

@@ -324,7 +324,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("course", ("course", "lesson", "assignment", "lecture", "curriculum", "classroom", "enrollment")),
     ("nft", ("nft", "erc721", "erc1155", "collectible")),
     ("emoji", ("emoji", "emoticon")),
-    ("product", ("product", "sku", "catalog", "merchandise", "listing")),
+    ("product", ("product", "sku", "merchandise")),  # a database's catalog and an ordinal's listing are no shop's goods
     ("binary", ("symbol",)),  # the `symbol` topic of a reverse-engineering service (`reversing`)
     ("series", ("indicator", "average", "oscillator", "series", "intraday", "gdp", "inflation", "unemployment", "cpi", "commodity", "treasury", "sma", "ema", "rsi", "macd")),
 ]
@@ -971,7 +971,7 @@ _SEM: dict[str, Callable[[random.Random, ValueContext, Any, int], Any]] = {
     "date": lambda r, c, p, n: _day(c, r, -90, 60).date().isoformat(),
     "datetime": lambda r, c, p, n: format_timestamp(_day(c, r, -90, 60)),
     "money": lambda r, c, p, n: round(r.uniform(10, 5000), 2),
-    "currency": lambda r, c, p, n: r.choice(CURRENCIES),
+    "currency": lambda r, c, p, n: "USD" if c.family == "product" else r.choice(CURRENCIES),  # the catalog lists in dollars
     "url": _url,
     "phone": lambda r, c, p, n: p.phone if p is not None else "+1-555-0100",
     "file_path": _path,
