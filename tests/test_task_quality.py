@@ -441,3 +441,24 @@ def test_a_value_named_like_its_parameter_is_not_said_twice(batch) -> None:
     tasks, _, _ = batch
     seam = re.compile(r"setting ([a-z ]+) to the \1\b|using that ([a-z ]+) as the \2\b|with the ([a-z ]+) as \3\b|that ([a-z ]+) \(\4\)")
     assert not [m.group(0) for t in tasks for m in [seam.search(t.instruction)] if m]
+
+
+def test_value_pools_survive_the_bounded_cache_being_emptied() -> None:
+    """The per-service value pools are cached with a bound: computing a new one may empty the cache.
+    A pool read before that must still be used (a lost one was a KeyError that dropped two tasks of
+    a default `make run`)."""
+    from compoworld.tasks import design
+
+    names = sorted(CLASSES)[:3]
+    whole = seeded_pool(CLASSES, names, 11)
+    keys = {k: whole.get(k) for k in ("email", "person_name")}
+    saved = dict(design._POOLS)
+    try:
+        design._POOLS.pop(((names[2],), 11), None)
+        for i in range(4100):  # the next new pool empties the cache
+            design._POOLS[((f"filler-{i}",), 11)] = {}
+        again = seeded_pool(CLASSES, names, 11)
+        assert {k: again.get(k) for k in keys} == keys and len(again.parts) == 3
+    finally:
+        design._POOLS.clear()
+        design._POOLS.update(saved)

@@ -85,6 +85,11 @@ class ValuePool(Mapping[str, list[Any]]):
         self._parts = parts
         self._joined: dict[str, list[Any]] = {}
 
+    @property
+    def parts(self) -> list[dict[str, list[Any]]]:
+        """Each service's pool, in the order given."""
+        return self._parts
+
     def get(self, key: str, default: Any = None) -> Any:  # the usual lookup: a missing key raises nothing
         values = self._joined.get(key)
         if values is None:

@@ -740,9 +740,9 @@ class Designer:
         key = (sem, role, fld)
         found = self._candidates.get(key)
         if found is None:
-            names = tuple(self.d.env.services)
+            parts = list(zip(self.d.env.services, self.pool.parts))
             found = self._candidates[key] = [
-                [c for name in names for c in _part_candidates(name, self.seed, source, sem, role)] if source else []
+                [c for name, part in parts for c in _part_candidates(name, part, self.seed, source, sem, role)] if source else []
                 for source in (f"{sem}@{role}" if role else "", f"{sem}#{fld}", sem)]
         return found
 
@@ -1096,16 +1096,18 @@ def _pool(env: Environment, names: tuple[str, ...], seed: int) -> ValuePool:
 _CANDIDATES: dict[tuple[str, int, str, str, str], list[tuple[str, str]]] = {}
 
 
-def _part_candidates(name: str, seed: int, key: str, sem: str, role: str) -> list[tuple[str, str]]:
+def _part_candidates(name: str, part: dict[str, list[Any]], seed: int, key: str, sem: str, role: str) -> list[tuple[str, str]]:
     """One service's texts under a pool key that a field of this type and role may take, (value,
-    lowercased): they depend only on the service, the seed and the role, so designers share them."""
+    lowercased): they depend only on the service, the seed and the role, so designers share them.
+    `part` is that service's pool, held by the caller: the shared cache of pools may have been emptied
+    since it was read (it is bounded), and a lost pool was a KeyError that dropped the task."""
     ck = (name, seed, key, sem, role)
     found = _CANDIDATES.get(ck)
     if found is None:
         if len(_CANDIDATES) > 65536:
             _CANDIDATES.clear()
         emails = sem == "email"  # `in_role` holds for every other type
-        found = _CANDIDATES[ck] = [(v, v.lower()) for v in _POOLS[((name,), seed)].get(key, [])
+        found = _CANDIDATES[ck] = [(v, v.lower()) for v in part.get(key, [])
                                    if isinstance(v, str) and (not emails or Designer.in_role(v, sem, role))]
     return found
 

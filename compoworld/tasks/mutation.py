@@ -500,8 +500,9 @@ def seeded_pool(classes: dict[str, type[Service]], names: list[str], seed: int) 
     """Values of each semantic type in the seeded world (shared with the designer's cache), for wrong values."""
     from compoworld.tasks.design import _POOLS, _pool
 
-    missing = [n for n in names if ((n,), seed) not in _POOLS]
-    env = Environment([classes[n] for n in missing], seed=seed) if missing else None
-    if env is not None:
-        _pool(env, tuple(missing), seed)
-    return ValuePool([_POOLS[((n,), seed)] for n in names])
+    parts = {n: _POOLS[((n,), seed)] for n in names if ((n,), seed) in _POOLS}  # held here: computing the rest may empty the cache
+    missing = [n for n in names if n not in parts]
+    if missing:
+        env = Environment([classes[n] for n in missing], seed=seed)
+        parts.update(zip(env.services, _pool(env, tuple(env.services), seed).parts))
+    return ValuePool([parts[n] for n in names])
