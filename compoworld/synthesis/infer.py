@@ -448,13 +448,13 @@ def _lift_envelopes(t: TInfo) -> None:
     if t.op not in ("create", "update"):
         return
     out: list[PInfo] = []
+    taken = {q.name for q in t.params}  # a field given at the top keeps that name
     for p in t.params:
         if not _envelope(t, p):
             out.append(p)
             continue
         inner = ToolIn(name=t.tool.name, ident=t.tool.ident, description=t.tool.description,
                        input_schema={"type": "object", "properties": p.schema["properties"], "required": list(p.schema.get("required") or [])})
-        taken = {q.name for q in t.params}
         for q in _param_infos(inner):
             if q.name not in taken:
                 q.within = p.name

@@ -50,23 +50,26 @@ NAME_FIELDS = frozenset({"name", "company_name", "companyname", "security_name",
 def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     """A record about a known ticker: its name is the ticker's, its prices near where it trades (in USD),
     and a bar's high and low bound its open and close."""
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
     info = TICKER_INFO.get(row.get("symbol")) if isinstance(row.get("symbol"), str) else None
     if info is not None:
         name, base = info
         for k, v in row.items():
             low = k.lower()
-            if low in PRICE_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool):
+            if low in PRICE_FIELDS and number(v):
                 p = base * (1 + rng.uniform(-0.04, 0.04))
                 row[k] = round(p, 2) if base >= 1 else float(f"{p:.6g}")
             elif low in NAME_FIELDS and isinstance(v, str):
                 row[k] = name
             elif low == "currency" and isinstance(v, str):
                 row[k] = "USD"
-            elif low in ("change_percent", "changes_percentage", "percent_change", "change_pct") and isinstance(v, (int, float)) and not isinstance(v, bool):
+            elif low in ("change_percent", "changes_percentage", "percent_change", "change_pct") and number(v):
                 row[k] = round(rng.uniform(-6, 6), 2)  # a day's move
-            elif low == "volume" and isinstance(v, (int, float)) and not isinstance(v, bool):
+            elif low == "volume" and number(v):
                 row[k] = rng.randint(800_000, 60_000_000)
-    bar = [k for k in ("open", "high", "low", "close") if isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool)]
+    bar = [k for k in ("open", "high", "low", "close") if number(row.get(k))]
     if len(bar) == 4:
         row["high"], row["low"] = max(row[k] for k in bar), min(row[k] for k in bar)
 CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"]
@@ -585,7 +588,7 @@ def machine_name(entity: str, n: int) -> str | None:
     ws = words(entity)
     if not ws or ws[-1] not in MACHINE_NOUNS:
         return None
-    return f"{AREAS[n % len(AREAS)]}-{ws[-1]}" + (f"-{n // len(AREAS) + 1}" if n >= len(AREAS) else "")
+    return _nth([f"{area}-{ws[-1]}" for area in AREAS], n, "-")
 
 
 ID_WORDS = frozenset({"id", "identifier", "uuid", "guid", "key"})
@@ -1187,7 +1190,7 @@ def _folder(ctx: ValueContext) -> bool:
 def _file(rng: random.Random, ctx: ValueContext, n: int) -> str:
     """Record `n`'s file name; a folder's records are folders, named without an extension."""
     if _folder(ctx):
-        return ctx.shared(n, "file", lambda: FOLDERS[n % len(FOLDERS)] + (f"-{n // len(FOLDERS) + 1}" if n >= len(FOLDERS) else ""))
+        return ctx.shared(n, "file", lambda: _nth(FOLDERS, n, "-"))
     return ctx.shared(n, "file", lambda: f"{rng.choice(FILE_STEMS)}.{rng.choice(list(EXT_MIME))}")
 
 
