@@ -19,6 +19,7 @@ import random
 import re
 from datetime import timedelta
 from functools import lru_cache
+from itertools import islice
 from typing import Any, Iterator, Mapping
 
 from compoworld.canonical import format_date, format_timestamp
@@ -230,36 +231,63 @@ def _entity_ids(env: Environment, service: str) -> dict[str, list[str]]:
     svc = env.services[service]
     out: dict[str, list[str]] = {}
     for coll, c in svc.tables.items():
-        out[f"{service}.{c.entity}_id"] = list(svc.db[coll].rows)[:20]
+        out[f"{service}.{c.entity}_id"] = list(islice(svc.db[coll].rows, 20))
     return out
 
 
-def _value_pool(env: Environment, service: str) -> dict[str, list[Any]]:
-    """Existing field values by field name: realistic arguments for keys, filters and refs."""
-    svc = env.services[service]
-    pool: dict[str, list[Any]] = {}
-    for table in svc.db.values():
-        for row in list(table)[:10]:
-            for k, v in row.items():
-                if v is not None and not isinstance(v, (dict, list)):
-                    pool.setdefault(k.lower(), []).append(v)
-    return pool
+class _FieldValues:
+    """Existing field values by field name (lower case), from the first records of each table:
+    realistic arguments for keys, filters and refs. A field's values are gathered when first asked
+    for: a tool asks for a few of the hundreds of fields a state holds."""
+
+    def __init__(self, rows: list[list[dict[str, Any]]]) -> None:
+        self._rows = rows
+        self._found: dict[str, list[Any]] = {}
+
+    def values(self, key: str) -> list[Any]:
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = [v for rows in self._rows for row in rows for k, v in row.items()
+                                        if v is not None and k.lower() == key and not isinstance(v, (dict, list))]
+        return found
+
+    def __contains__(self, key: str) -> bool:
+        return bool(self.values(key))
+
+    def get(self, key: str) -> list[Any] | None:
+        return self.values(key) or None
+
+    def __getitem__(self, key: str) -> list[Any]:
+        return self.values(key)
 
 
-def _pools(env: Environment, service: str) -> tuple[dict[str, list[str]], dict[str, list[Any]]]:
+def _value_pool(env: Environment, service: str) -> _FieldValues:
+    return _FieldValues([list(islice(table, 10)) for table in env.services[service].db.values()])
+
+
+_POOL_MEMO: dict[tuple[Any, ...], tuple[dict[str, list[str]], _FieldValues, list[Any]]] = {}
+
+
+def _pools(env: Environment, service: str) -> tuple[dict[str, list[str]], _FieldValues]:
     """Ids and field values of the current state, recomputed only when a table has changed."""
     svc = env.services[service]
-    key = (id(svc), tuple((id(t), len(t), getattr(t, "version", None)) for t in svc.db.values()))
-    memo = env.__dict__.get("_argument_pools")
-    if memo is None or memo[0] != key:
-        memo = (key, _entity_ids(env, service), _value_pool(env, service))
-        env.__dict__["_argument_pools"] = memo
-    return memo[1], memo[2]
+    # Keyed by the tables' rows, not the environment: a new environment or a reset on the same seeded
+    # state (new tables over the same shared rows) finds its pools again. The memo holds the rows, so
+    # their ids stay theirs.
+    rows = [t.rows for t in svc.db.values()]
+    key = (service, tuple((id(r), len(r), t.version) for r, t in zip(rows, svc.db.values())))
+    memo = _POOL_MEMO.get(key)
+    if memo is None:
+        if len(_POOL_MEMO) >= 64:
+            _POOL_MEMO.clear()
+        memo = _POOL_MEMO[key] = (_entity_ids(env, service), _value_pool(env, service), rows)
+    return memo[0], memo[1]
 
 
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 
 
+@lru_cache(maxsize=65536)  # a pure function of the name, asked for every parameter of every drawn call
 def field_key(param: str) -> str:
     """The record field a parameter names: `assetType` -> `asset_type`."""
     return _CAMEL.sub(r"\1_\2", param).lower()
@@ -282,7 +310,7 @@ def _anchor(env: Environment, service: str, params: list[str], sems: dict[str, s
             best = (score, coll)
     if best is None:
         return None
-    rows = list(svc.db[best[1]].rows.values())[:20]
+    rows = list(islice(svc.db[best[1]].rows.values(), 20))
     wanted = [(field_key(p), v) for p, v in (given or {}).items()]
     holding = [r for r in rows if any(r.get(f) == v for f, v in wanted)]
     pool = holding or rows

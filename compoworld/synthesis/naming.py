@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import Iterable
 
 _CAMEL1 = re.compile(r"([a-z0-9])([A-Z])")
@@ -14,8 +15,13 @@ _IDENT = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
 
 def words(name: str) -> list[str]:
     """`getUserByID`, `get-user_by.id` -> ['get', 'user', 'by', 'id'] (ASCII words only)."""
+    return list(_words(name))
+
+
+@lru_cache(maxsize=65536)  # asked hundreds of thousands of times per corpus for a few thousand names
+def _words(name: str) -> tuple[str, ...]:
     s = _CAMEL2.sub(r"\1_\2", _CAMEL1.sub(r"\1_\2", name))
-    return [w for w in _NON_ALNUM.split(s.lower()) if w]
+    return tuple(w for w in _NON_ALNUM.split(s.lower()) if w)
 
 
 def snake(name: str) -> str:

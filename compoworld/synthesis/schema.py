@@ -130,17 +130,31 @@ def _fast_meta(draft: str) -> Callable[[Any], Any] | None:
     return _FAST_META[draft]
 
 
+_META_VERDICTS: dict[bytes, str | None] = {}
+
+
 def meta_errors(schema: Any) -> str | None:
     """Why `schema` is not a valid JSON Schema under its declared draft (2020-12 when undeclared).
 
-    A compiled meta-schema answers the common case (valid) in microseconds; jsonschema's own
-    meta-schema check gives the verdict and the message whenever the fast path is unsure."""
-    import jsonschema
-
+    A compiled meta-schema answers the common case (valid); jsonschema's own meta-schema check gives
+    the verdict and the message whenever the fast path is unsure. Verdicts are memoized by the
+    schema's canonical JSON: a corpus repeats its schemas (and an input schema is checked when it is
+    normalized and again when its service is verified)."""
     if isinstance(schema, bool):
         return None
     if not isinstance(schema, dict):
         return f"a schema must be an object, got {type(schema).__name__}"
+    key = canonical_bytes(schema)
+    if key not in _META_VERDICTS:
+        if len(_META_VERDICTS) > 50000:
+            _META_VERDICTS.clear()
+        _META_VERDICTS[key] = _meta_errors(schema)
+    return _META_VERDICTS[key]
+
+
+def _meta_errors(schema: dict[str, Any]) -> str | None:
+    import jsonschema
+
     declared = schema.get("$schema", "https://json-schema.org/draft/2020-12/schema")
     draft = _DRAFT_OF.get(declared.rstrip("#") if isinstance(declared, str) else "")
     fast = _fast_meta(draft) if draft else None

@@ -333,14 +333,22 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+@lru_cache(maxsize=65536)
+def _head(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A text's words (singular) and their prefixes of 7 letters or more: `transcriptions` is a transcript."""
+    found = frozenset(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words(text))
+    return found, frozenset(w[:n] for w in found for n in range(7, len(w) + 1))
+
+
 def family_for(texts: list[str]) -> str:
     """The family of records an entity belongs to, from its names (entity, collection, topic, tool
     names, descriptions; the first text counts most); "" when no family's words appear."""
     best, best_score = "", 0.0
-    heads = [{w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words(t)} for t in texts]
+    heads = [_head(t) for t in texts]
 
-    def hits(keys: tuple[str, ...], head: set[str]) -> int:  # `transcriptions` is a transcript
-        return sum(1 for k in keys if k in head or (len(k) >= 7 and any(w.startswith(k) for w in head)))
+    def hits(keys: tuple[str, ...], head: tuple[frozenset[str], frozenset[str]]) -> int:
+        found, prefixes = head
+        return sum(1 for k in keys if k in found or (len(k) >= 7 and k in prefixes))
 
     for name, keys in FAMILIES:
         score = sum((4.0 if i == 0 else 1.0) * hits(keys, h) for i, h in enumerate(heads))

@@ -1,0 +1,84 @@
+"""Schema validation shortcuts agree with the validators they stand in for, and the memoized argument
+pools of a state follow its writes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from compoworld.services.environment import Environment
+from compoworld.services.json_schema import InvalidValue, compile_validator, fits, validate_once
+from compoworld.services.registry import all_services
+from compoworld.services.sampling import _pools, schema_arguments
+
+VALUES: list[Any] = ["text", "", 0, 7, -3, 2.0, 2.5, float("nan"), 10**30, True, False, None, [], [1, "a"], {}, {"a": 1}]
+SCHEMAS: list[dict[str, Any]] = [
+    {}, {"description": "anything"}, {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"},
+    {"type": "null"}, {"type": "array"}, {"type": "object", "title": "T"}, {"type": ["string", "null"]},
+    {"type": ["integer", "boolean"]}, {"type": ["number", "array", "null"], "default": 1},
+    # not plain: the fast path must leave these to the validator
+    {"type": "string", "minLength": 1}, {"type": "string", "format": "date-time"}, {"type": "integer", "minimum": 1},
+    {"enum": [1, "a"]}, {"type": "object", "required": ["a"]}, {"type": "array", "items": {"type": "string"}},
+]
+
+
+def _compiled_verdict(schema: dict[str, Any], value: Any) -> bool:
+    try:
+        compile_validator(schema)(value)
+        return True
+    except InvalidValue:
+        return False
+
+
+@pytest.mark.parametrize("schema", SCHEMAS, ids=lambda s: str(s))
+def test_fits_gives_the_compiled_validators_verdict(schema: dict[str, Any]) -> None:
+    # `fits` decides plain type schemas without building a validator; its verdicts must be the validator's
+    assert [fits(schema, v) for v in VALUES] == [_compiled_verdict(schema, v) for v in VALUES]
+
+
+ONE_USE: list[tuple[dict[str, Any], Any]] = [
+    ({"type": "object", "properties": {"when": {"type": "string", "format": "date-time"}}, "required": ["when"]},
+     {"when": "2026-03-01T09:30:00Z"}),
+    ({"type": "object", "properties": {"when": {"type": "string", "format": "date-time"}}, "required": ["when"]},
+     {"when": "yesterday"}),
+    ({"type": "object", "properties": {"when": {"type": "string"}}, "required": ["when"]}, {}),
+    ({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}, "additionalProperties": False}, {"n": 0}),
+    ({"type": "object", "properties": {"n": {"type": "integer"}}, "additionalProperties": False}, {"n": 3, "m": 1}),
+    ({"type": "array", "items": {"enum": ["open", "closed"]}}, ["open", "closed"]),
+    ({"type": "array", "items": {"enum": ["open", "closed"]}}, ["open", "pending"]),
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"e": {"format": "email"}}},
+     {"e": "not an address"}),
+    ({"type": "object", "properties": {"c": {"format": "x-internal-code"}}}, {"c": "anything goes"}),
+]
+
+
+@pytest.mark.parametrize("schema,value", ONE_USE)
+def test_validate_once_gives_the_compiled_validators_verdict(schema: dict[str, Any], value: Any) -> None:
+    expected = _compiled_verdict(schema, value)
+    if expected:
+        assert validate_once(schema, value) is value
+    else:
+        with pytest.raises(InvalidValue) as err:
+            validate_once(schema, value)
+        assert "does not match the schema" not in err.value.message("field")  # it says which part is wrong
+
+
+def test_argument_pools_are_shared_by_equal_states_and_follow_writes() -> None:
+    crm = all_services("library")["crm"]
+    a, b = Environment([crm], seed=5), Environment([crm], seed=5)
+    ids_a, values_a = _pools(a, "crm")
+    ids_b, values_b = _pools(b, "crm")
+    assert ids_a is ids_b and values_a is values_b  # the same seeded rows: computed once
+    assert ids_a["crm.activity_id"] == []
+    spec = crm.tool_specs()["log_activity"]
+    args = schema_arguments(spec, a, "crm", random.Random(0))
+    assert args is not None
+    obs = a.step({"name": "crm__log_activity", "arguments": args})
+    assert obs.ok, obs.error
+    ids_after, values_after = _pools(a, "crm")
+    assert ids_after["crm.activity_id"] == [obs.data["id"]]
+    assert _pools(b, "crm")[0]["crm.activity_id"] == []  # the other environment's state did not change
+    summary = obs.data["summary"]
+    assert summary in values_after["summary"] and summary not in (values_a.get("summary") or [])
