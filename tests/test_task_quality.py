@@ -429,6 +429,9 @@ def test_report_labels_say_which_record_each_value_comes_from(batch) -> None:
     for t in tasks:
         labels = [it.label for it in t.report]
         assert len(labels) == len(set(labels)), labels
+        # no "the name of the user whose email is the manager email of the employee whose name is the
+        # name of the user whose email is ...": a label goes through one other record at most
+        assert all(lb.count(" whose ") <= 2 for lb in labels), labels
         for label in labels:
             for fld in re.findall(r"(?:with|is) that ([a-z ]+?)(?=,| and |$)", label):
                 read = {e.var for st in t.plan for e in st.extract if _h(e.field) == fld}

@@ -182,6 +182,10 @@ def test_families_are_chosen_from_the_entitys_names() -> None:
     assert family_for(["widget widgets"]) == "component"  # a UI widget is a component (name, import path, example)
     assert entity_family("problem", "problems", "result") == ""  # a catch-all topic says nothing
     assert entity_family("forecast", "forecasts", "weather") == "weather"
+    # words that end in s are not read as a shorter word: news is no "new", a series no "serie"
+    assert entity_family("news", "newses", "news") == "news" and family_for(["headlines"]) == "news"
+    assert entity_family("oil", "oils", "series") == "series" and family_for(["processes"]) == "process"
+    assert family_for(["branches"]) == "repo" and family_for(["metrics metricses"]) == "metric"
 
 
 def test_a_file_record_agrees_with_its_path_and_a_person_with_their_email() -> None:

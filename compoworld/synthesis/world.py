@@ -335,8 +335,11 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
 
 @lru_cache(maxsize=65536)
 def _head(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """A text's words (singular) and their prefixes of 7 letters or more: `transcriptions` is a transcript."""
-    found = frozenset(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words(text))
+    """A text's words, each as written, as its singular and without its last `s` (`news` is news, not
+    "new"; `branches` is a branch; `metrics` a metric), and their prefixes of 7 letters or more:
+    `transcriptions` is a transcript."""
+    ws = words(text)
+    found = frozenset(ws) | frozenset(singular(w) for w in ws) | frozenset(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in ws)
     return found, frozenset(w[:n] for w in found for n in range(7, len(w) + 1))
 
 

@@ -967,18 +967,23 @@ class Designer:
         rows += [p["record"] for p in self.d.planted if p["service"] == service]
         return any(r.get(field_name) == value for r in rows)
 
-    def describe(self, ex: Extract, entity: str) -> str:
+    def describe(self, ex: Extract, entity: str, depth: int = 0) -> str:
         """How a report request names the record a value was read from: by the key the request gave,
         or by the value found earlier that led to it: "that organizer email", or, when the task read
-        more than one organizer email, whose it is ("the organizer email of the event 'Q3 sync'")."""
+        more than one organizer email, whose it is ("the organizer email of the event 'Q3 sync'").
+        `depth`: how many records the name already goes through; one more is the most a colleague
+        would write ("the user whose email is the manager email of the employee 'Yuki Alvarez'"), so a
+        value only a longer chain tells apart is not asked for (a DesignError)."""
         if not ex.match:
             return f"that {entity}"
         key, want = next(iter(ex.match.items()))
         if isinstance(want, dict) and "$var" in want:
             found = next(((st, e) for st in self.d.plan for e in st.extract if e.var == want["$var"]), None)
             if found is not None and self.times_read(found[1].field) > 1:
+                if depth >= MAX_DESCRIBE_DEPTH:
+                    raise DesignError("report item named through too many records")
                 st, e = found
-                return f"the {entity} whose {_h(key)} is the {_h(e.field)} of {self.describe(e, self.read_entity(st, e))}"
+                return f"the {entity} whose {_h(key)} is the {_h(e.field)} of {self.describe(e, self.read_entity(st, e), depth + 1)}"
             self.d.mentioned.add(want["$var"])
             return f"the {entity} with that {_h(found[1].field)}" if found else f"that {entity}"
         return f"the {entity} '{want}'" if key in ("name", "title", "subject", "full_name") else f"the {entity} with {_h(key)} {want}"
@@ -1153,6 +1158,8 @@ RULE_NAMES = ["convention", "guideline", "policy", "standard"]
 ALREADY = ["If that {entity} is already in {service}, don't add it a second time.",
            "It may already have been done in {service}; if so, leave it as it is.",
            "Someone may have added that {entity} already; check {service} first and don't duplicate it."]
+
+MAX_DESCRIBE_DEPTH = 1  # records a report item's name may go through before its own (see `Designer.describe`)
 
 _LITERAL_WORDS = ["Q3 renewal", "Escalation follow-up", "Vendor review", "Onboarding kickoff", "Budget check-in",
                   "Contract question", "Audit prep", "Pricing update", "Partner sync", "Launch retro", "Security review",

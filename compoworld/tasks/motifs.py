@@ -554,7 +554,7 @@ def _for_report(designer: Designer, carry: Carry, key: str) -> str:
     if found is None or designer.times_read(found[1].field) <= 1:
         return _for(carry, key)
     st, e = found
-    return f"whose {_h(key)} is the {_h(e.field)} of {designer.describe(e, designer.read_entity(st, e))}"
+    return f"whose {_h(key)} is the {_h(e.field)} of {designer.describe(e, designer.read_entity(st, e), depth=1)}"
 
 
 def _h(name: str) -> str:
