@@ -82,3 +82,18 @@ def test_argument_pools_are_shared_by_equal_states_and_follow_writes() -> None:
     assert _pools(b, "crm")[0]["crm.activity_id"] == []  # the other environment's state did not change
     summary = obs.data["summary"]
     assert summary in values_after["summary"] and summary not in (values_a.get("summary") or [])
+
+
+def test_the_sampling_fallback_is_recognized_where_it_lands() -> None:
+    # what sampling answers for a parameter nothing describes ("X label 303") is found in a value,
+    # a list or an object, so the designer never asks an agent to type it
+    from compoworld.services.sampling import _Sampler, is_fallback_value
+
+    crm = all_services("library")["crm"]
+    sampler = _Sampler(Environment([crm], seed=0), random.Random(3), {}, "crm")
+    label = sampler.value("x_label", {"type": "string"}, None)
+    recipients = sampler.value("to", {"type": "array", "items": {"type": "string"}}, None)
+    body = sampler.value("payload", {"type": "object", "properties": {"source": {"type": "string"}}, "required": ["source"]}, None)
+    assert is_fallback_value("x_label", label) and is_fallback_value("to", recipients) and is_fallback_value("payload", body)
+    assert not is_fallback_value("x_label", "Month") and not is_fallback_value("to", ["ana@example.com"])
+    assert not is_fallback_value("source", "Source 52") and not is_fallback_value("title", "X label 303")

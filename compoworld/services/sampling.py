@@ -187,7 +187,22 @@ class _Sampler:
         words = next((w for k, w in PLAIN_WORDS.items() if k in name.lower()), None)
         if words:  # a department is "Finance", not "Department 783"
             return self.rng.choice(words)
-        return f"{name.replace('_', ' ').capitalize()} {self.rng.randint(100, 999)}"
+        return f"{_spoken(name)} {self.rng.randint(100, 999)}"
+
+
+def _spoken(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def is_fallback_value(name: str, value: Any) -> bool:
+    """Whether `value` is, or holds, what sampling falls back to for a parameter nothing else says how
+    to fill ("Source 522" for `source`, ["To 642"] for `to`): valid, but a value no colleague would ask
+    an agent to type."""
+    if isinstance(value, list):
+        return any(is_fallback_value(name, v) for v in value)
+    if isinstance(value, dict):
+        return any(is_fallback_value(k, v) for k, v in value.items())
+    return isinstance(value, str) and re.fullmatch(re.escape(_spoken(name)) + r" [1-9]\d\d", value) is not None
 
 
 def sample_arguments(spec: ToolSpec, env: Environment, rng: random.Random, pool: Mapping[str, list[Any]] | None = None,
