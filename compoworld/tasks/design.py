@@ -498,9 +498,9 @@ class Designer:
             for p in args:
                 if p != param and spec.param_semantics.get(p) in ("date", "datetime") and any(w in p.lower() for w in END_WORDS):
                     args[p] = _after(carry.value, spec.param_semantics[p])
-        placeholder = next((p for p, v in args.items() if p != param and is_fallback_value(p, v)), None)
-        if placeholder is not None:  # "with x label 'X label 303'": the request would state a value that says nothing
-            raise DesignError(f"no plausible value for {placeholder}")
+        unsayable = next((p for p, v in args.items() if p != param and is_fallback_value(p, v)), None)
+        if unsayable is not None:  # "with x label 'X label 303'": the request would state a value that says nothing
+            raise DesignError(f"no plausible value for {unsayable}")
         hidden = {str(v).lower() for v in self.d.bindings.values() if isinstance(v, str)}
         for p, v in list(args.items()):  # a literal must never give away a value the agent has to discover
             if isinstance(v, str) and v.lower() in hidden and p != param:
