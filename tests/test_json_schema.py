@@ -97,3 +97,18 @@ def test_the_sampling_fallback_is_recognized_where_it_lands() -> None:
     assert is_fallback_value("x_label", label) and is_fallback_value("to", recipients) and is_fallback_value("payload", body)
     assert not is_fallback_value("x_label", "Month") and not is_fallback_value("to", ["ana@example.com"])
     assert not is_fallback_value("source", "Source 52") and not is_fallback_value("title", "X label 303")
+
+
+def test_sampled_coordinates_are_places_on_earth() -> None:
+    # A hotel search took latitude 213.0 and longitude 291.0: a number parameter named as a coordinate
+    # is drawn within the Earth's ranges (and the schema's own bounds).
+    from compoworld.services.sampling import _Sampler
+
+    sampler = _Sampler(Environment([], seed=0), random.Random(3), {}, None)
+    lats = [sampler.value(n, {"type": "number"}, None) for n in ("lat", "latitude", "originLat") for _ in range(30)]
+    lons = [sampler.value(n, {"type": "number"}, None) for n in ("lng", "longitude", "center_lon") for _ in range(30)]
+    assert all(-90 <= v <= 90 for v in lats) and all(-180 <= v <= 180 for v in lons)
+    assert any(v < 0 for v in lons) and len(set(lats)) > 20  # spread over the globe, not one spot
+    bounded = [sampler.value("latitude", {"type": "number", "minimum": 40, "maximum": 41}, None) for _ in range(20)]
+    assert all(40 <= v <= 41 for v in bounded)
+    assert isinstance(sampler.value("lat", {"type": "integer"}, None), int)

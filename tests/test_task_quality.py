@@ -7,6 +7,9 @@ the tests pin down what each measure means so that improvements move the numbers
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from typing_extensions import TypedDict
 
 import networkx as nx
 import pytest
@@ -14,7 +17,8 @@ import pytest
 from compoworld.services.environment import Environment, generated_state
 from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.registry import all_services
-from compoworld.services.service import Context
+from compoworld.services.service import Collection, Context, Service
+from compoworld.services.tool import tool
 from compoworld.services.world_check import is_slug, past_field, violation_kinds, world_violations
 from compoworld.tasks.checks import score
 from compoworld.tasks.factory import FactoryReport, TaskConfig, build_env, factory_report, generate, probe
@@ -36,7 +40,8 @@ def batch():
 def test_report_carries_every_quality_field(batch) -> None:
     tasks, rejected, report = batch
     fields = set(FactoryReport.model_fields)
-    for name in ("capabilities", "mean_reference_calls", "dangling_lookups", "goal_criteria_true_initially", "mutation_score",
+    for name in ("capabilities", "mean_reference_calls", "dangling_lookups", "repeated_lookups", "echo_lookups",
+                 "goal_criteria_true_initially", "mutation_score",
                  "mutants_per_task", "closing_report_share", "environment_rule_share", "step_list_share", "world_violations",
                  "graph_density"):
         assert name in fields
@@ -465,3 +470,162 @@ def test_value_pools_survive_the_bounded_cache_being_emptied() -> None:
     finally:
         design._POOLS.clear()
         design._POOLS.update(saved)
+
+
+# -- wording of compiled services' records and writes ------------------------------------------------
+
+@pytest.mark.parametrize(("tool", "entity", "op", "said"), [
+    ("acme__notes_create", "note", "added", "create a note"),  # the verb after the noun ("notes a create" before)
+    ("acme__acme_create_blog_post", "post", "added", "create a blog post"),  # the service's own name is no verb
+    ("acme__calendar_add", "event", "added", "add an event"),  # the record kind, where the name gives none
+    ("acme__create_new_project", "project", "added", "create a project"),
+    ("acme__canvas", "canvas", "added", "create a canvas"),  # no verb at all: the op says it
+    ("acme__ticket_status", "ticket", "changed", "update a ticket"),
+    ("acme__addComment", "comment", "added", "add a comment"),
+    ("acme__send_email", "email", "added", "send an email"),
+])
+def test_a_write_is_said_with_its_verb_and_the_record_it_makes(tool: str, entity: str, op: str, said: str) -> None:
+    from compoworld.tasks.instruction import write_verb
+
+    assert write_verb(tool, entity, op) == said
+
+
+def test_entity_names_that_are_no_nouns_are_recognized() -> None:
+    from compoworld.synthesis.naming import reads_as_noun
+
+    assert [w for w in ("optimized", "visible", "analyze", "searchable", "around", "search_result_lite", "think")
+            if reads_as_noun(w)] == []
+    assert all(reads_as_noun(w) for w in ("feed", "table", "variable", "news", "blog_post", "bank", "analysis", "series"))
+
+
+class _Named(TypedDict):
+    id: str
+    name: str
+
+
+class _Vault(Service):
+    """Records no request could name (numbered names, a collection named by an adjective) beside real ones."""
+
+    name = "vaultsvc"
+    description = "Banks, optimized items and branches."
+    tables = {"banks": Collection(_Named, "bank", "bk"), "optimizeds": Collection(_Named, "optimized", "op"),
+              "results": Collection(_Named, "result", "rs"), "branches": Collection(_Named, "branch", "br")}
+
+    def generate(self, gen: Any) -> dict[str, Any]:
+        return {"banks": [{"name": f"Bank {k}"} for k in range(1, 7)],
+                "optimizeds": [{"name": f"Item {c}"} for c in "ABCDEF"],
+                "results": [{"name": f"Finding {c}"} for c in "ABCDEF"],
+                "branches": [{"name": n} for n in ("Harbor Road", "Mill Lane", "Quay Street", "Elm Park", "Old Town", "Riverside")]}
+
+    def _get(self, coll: str, name: str) -> _Named:
+        return next(r for r in self.db[coll].rows.values() if r["name"] == name)
+
+    @tool(read_only=True)
+    def get_bank(self, name: str) -> _Named:
+        """Get a bank by its name.
+
+        Args:
+            name: The bank's name.
+        """
+        return self._get("banks", name)
+
+    @tool(read_only=True)
+    def get_optimized(self, name: str) -> _Named:
+        """Get an optimized item by its name.
+
+        Args:
+            name: The item's name.
+        """
+        return self._get("optimizeds", name)
+
+    @tool(read_only=True)
+    def get_result(self, name: str) -> _Named:
+        """Get a result by its name.
+
+        Args:
+            name: The result's name.
+        """
+        return self._get("results", name)
+
+    @tool(read_only=True)
+    def get_branch(self, name: str) -> _Named:
+        """Get a branch by its name.
+
+        Args:
+            name: The branch's name.
+        """
+        return self._get("branches", name)
+
+
+def test_lookups_leave_out_records_no_request_could_name() -> None:
+    # A collection named by an adjective ("the optimized with url ..."), one named by no noun at all
+    # (inference's "result") and names that only number their records ("the bank named 'Bank 1'") are
+    # nothing a colleague asks about; a real name is.
+    from compoworld.tasks.explore import profile
+
+    prof = profile(_Vault)
+    assert prof.error == ""
+    assert {(lk.collection, lk.key_field) for lk in prof.lookups} == {("branches", "name")}
+    assert "name" not in prof.key_fields["banks"] and "name" in prof.key_fields["branches"]
+
+
+def test_a_request_asks_for_each_record_once_and_never_for_the_key_it_gives(batch) -> None:
+    # 22 of 40 tasks over all services asked for the same record twice ("find the bank named 'Bank 1';
+    # I need its location" ... "find the bank named 'Bank 1'; I need its location"), and some for a field
+    # holding the key itself ("the file '/a/b.pdf'; I need its path"). The measures see both ...
+    from compoworld.tasks.quality import echo_lookups, repeated_lookups
+
+    tasks, _, report = batch
+    t = next(t for t in tasks if any(st.purpose == "lookup" and st.extract for st in t.plan))
+    k, step = next((k, st) for k, st in enumerate(t.plan) if st.purpose == "lookup" and st.extract)
+    assert repeated_lookups(t.model_copy(update={"plan": t.plan + [step]})) == repeated_lookups(t) + 1
+    echo = step.model_copy(update={"arguments": {**step.arguments, "extra": str(t.bindings[step.extract[0].var])}})
+    assert echo_lookups(t.model_copy(update={"plan": t.plan[:k] + [echo] + t.plan[k + 1:]})) == echo_lookups(t) + 1
+    # ... and the designer makes neither
+    assert report.repeated_lookups == sum(repeated_lookups(t) for t in tasks) == 0
+    assert report.echo_lookups == sum(echo_lookups(t) for t in tasks) == 0
+
+
+def test_a_value_only_the_report_asks_for_is_asked_for_there_alone() -> None:
+    import random
+
+    from compoworld.tasks.instruction import Phrase, Requester, render
+
+    who = Requester("Wei Wilson", "Sales Manager", "Sales")
+    phrases = [Phrase("find", service="crm", entity="contact", key_field="name", key="Ada Park", field="email", var="v1"),
+               Phrase("find", service="kb", entity="article", key_field="title", key="Refunds", field="author", var="v2"),
+               Phrase("write", service="kb", tool="kb__create_article", verb="create an article", param="author", prev="author", src="v2")]
+    for k in range(30):
+        text = render(phrases, random.Random(k), ["the email of the contact 'Ada Park'"], who, {}, set(), {"v1"})
+        assert text.count("Ada Park") == 1, text  # in the report only, not also as a step
+        assert "Refunds" in text  # a value a write uses is still looked up in the body
+        assert "their author" not in text  # an article is no person
+    people = [render([Phrase("find", service="crm", entity="contact", key_field="name", key="Ada Park", field="email", var="v1")],
+                     random.Random(k), None, who, {}, set(), set()) for k in range(30)]
+    assert any("their email" in t for t in people) and not any("its email" in t for t in people)
+
+
+def test_a_sentence_that_continues_the_last_one_is_not_led_as_standing_apart() -> None:
+    # "Dig out the name of the airbnb X. Separately, track down the web with that name": a sentence
+    # that says "that name" depends on the one before it.
+    import random
+
+    from compoworld.tasks.instruction import APART, Phrase, render
+
+    phrases = [Phrase("find", service="crm", entity="company", key_field="name", key="Acme", field="domain", var="v1"),
+               Phrase("follow", service="web", entity="site", key_field="domain", field="owner email", prev="domain", var="v2", src="v1"),
+               Phrase("write", service="kb", tool="kb__create_article", verb="create an article", param="author", prev="owner email", src="v2")]
+    texts = [render(phrases, random.Random(k)) for k in range(200)]
+    sentences = [s for t in texts for s in re.split(r"(?<=\.) ", t) if "that domain" in s or "that owner email" in s]
+    assert sentences and not [s for s in sentences if s.startswith(tuple(APART))]
+
+
+def test_records_are_named_in_the_singular() -> None:
+    # "Look up the videos with creator 'Yuki Novak' and get its title": inference keeps `videos`
+    # whole (as it must `status`), so a request says one record by `spoken_entity`.
+    from compoworld.synthesis.naming import spoken_entity
+
+    assert [spoken_entity(w) for w in ("videos", "schemas", "web_workflows", "emojis", "rows")] == \
+        ["video", "schema", "web_workflow", "emoji", "row"]
+    assert [spoken_entity(w) for w in ("news", "canvas", "status", "analysis", "alias", "bus")] == \
+        ["news", "canvas", "status", "analysis", "alias", "bus"]

@@ -165,6 +165,10 @@ class _Sampler:
             values = values or self.pool.get(f"{self.service}:{sem}") or self.pool.get(sem)
             if values:
                 return self.rng.choice(values)
+        span = _COORDINATE_SPANS.get(_coordinate(name)) if kind in ("number", "integer") else None
+        if span is not None:  # a latitude of 213.0 places nothing on Earth
+            lo, hi = max(span[0], schema.get("minimum", span[0])), min(span[1], schema.get("maximum", span[1]))
+            return round(self.rng.uniform(lo, hi), 4) if kind == "number" else self.rng.randint(int(lo), int(hi))
         if kind == "integer":
             lo = int(schema.get("minimum", 1))
             return self.rng.randint(lo, int(min(schema.get("maximum", lo + 20), lo + 20)))
@@ -188,6 +192,17 @@ class _Sampler:
         if words:  # a department is "Finance", not "Department 783"
             return self.rng.choice(words)
         return f"{_spoken(name)} {self.rng.randint(100, 999)}"
+
+
+# Where people and places are: latitudes of inhabited land, any longitude.
+_COORDINATE_SPANS = {"latitude": (-55.0, 70.0), "longitude": (-180.0, 180.0)}
+_COORDINATE_WORD = re.compile(r"(?:^|_)(lat|latitude|lon|lng|long|longitude)$")
+
+
+def _coordinate(name: str) -> str:
+    """'latitude' or 'longitude' for a parameter named as one (`lat`, `centerLng`, `origin_latitude`), else ''."""
+    m = _COORDINATE_WORD.search(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
+    return "" if m is None else "latitude" if m.group(1).startswith("lat") else "longitude"
 
 
 def _spoken(name: str) -> str:

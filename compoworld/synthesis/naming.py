@@ -158,3 +158,50 @@ def slugify(text: str, budget: int = 24, drop: Iterable[str] = ()) -> str:
     if not out[0].isalpha():
         out = ("s" + out)[:budget]
     return out
+
+
+# Entity names inferred from tool names that are no nouns (`get_visible_elements` -> "visible",
+# `analyze_url` -> "analyze"): a request cannot ask for "the optimized with url ..." (see `reads_as_noun`).
+_NOT_NOUNS = frozenset(
+    # verbs that name no record
+    "read fetch get set add create send analyze analyse suggest fill replace edit delete remove convert extract think exist "
+    "initiate diagnose protect unprotect include fly align need find make do crawlhtml "
+    # adjectives, adverbs and function words
+    "visible historical local trending private public deep multi associated temp similar common global intraday around mid "
+    "arbitrary distinct smart relative lite general precise hist realtime essential minimal complete alternative hot min how "
+    "random anyone recent new locally multilingual only entire hourly daily weekly monthly annual next seen me this generic "
+    "supplementary done latest current live active raw full simple advanced basic custom remote internal external single "
+    "auto old previous nearby free open available upcoming popular semantic observable short slim top".split())
+_NOUNS_IN_ED = frozenset("feed seed speed breed creed bed shed reed weed embed red bred need".split())
+_NOUNS_IN_ABLE = frozenset("syllable variable table cable vegetable timetable receivable payable deliverable collectible convertible".split())
+
+
+def reads_as_noun(entity: str) -> bool:
+    """Whether an inferred entity name can stand as a noun in a sentence ("the {entity} named X"):
+    not a verb, an adjective, an adverb or a participle (`optimized`, `searchable`)."""
+    last = entity.lower().rsplit("_", 1)[-1]
+    if last in _NOT_NOUNS:
+        return False
+    if last.endswith("ed") and len(last) > 4 and last not in _NOUNS_IN_ED:
+        return False
+    return not (last.endswith(("able", "ible")) and len(last) > 6 and last not in _NOUNS_IN_ABLE)
+
+
+# Words `singular` leaves alone for their ending ("-os", "-as", "-ws", "-is") that are singular indeed.
+_SINGULAR_IN_S = frozenset("news gas canvas alias this citeas basis analysis axis thesis synopsis diagnosis atlas bias chaos "
+                           "cosmos ethos kudos logos macos ios os qgis pandas tennis iris crisis".split())
+
+
+def spoken_entity(entity: str) -> str:
+    """An entity name as a request says one record of it: "video", where inference kept `videos`
+    (`singular` keeps words in -os, -as, -ws and -is whole, for `status` and `canvas`)."""
+    head, _, last = entity.rpartition("_")
+    if len(last) > 3 and last.endswith(("os", "as", "ws", "is")) and last not in _SINGULAR_IN_S:
+        return f"{head}_{last[:-1]}" if head else last[:-1]
+    return entity
+
+
+def is_numbered_name(value: str, entity: str) -> bool:
+    """Whether a record's name only numbers it among its kind ("Bank 1" for a bank, "Biorxiv 12"):
+    nothing a person would call it by."""
+    return re.fullmatch(re.escape(entity.replace("_", " ")) + r"s? \d+", value.strip(), re.IGNORECASE) is not None

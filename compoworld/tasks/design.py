@@ -21,12 +21,13 @@ from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.world_check import person_pairs
 from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, ValuePool, is_fallback_value, sample_arguments, service_values
+from compoworld.synthesis.naming import is_numbered_name, spoken_entity
 from compoworld.services.service import Service
 from compoworld.tasks.capabilities import chained
 from compoworld.tasks.checks import evaluate, matching
 from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable, revision_keys, rule_topic
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
-from compoworld.tasks.instruction import Phrase
+from compoworld.tasks.instruction import Phrase, write_verb
 from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
 from compoworld.tasks.solution import applies, execute, pick, resolve, variables
 
@@ -87,7 +88,7 @@ class Designer:
         return self.d.env.services[service].db[coll]
 
     def entity(self, service: str, coll: str) -> str:
-        return self.table(service, coll).entity
+        return spoken_entity(self.table(service, coll).entity)
 
     def run(self, step: PlanStep) -> Any:
         """Simulate a step; on success keep it in the plan and bind its extractions."""
@@ -307,11 +308,16 @@ class Designer:
             rows = [r for r in self.table(service, lk.collection) if isinstance(r.get(lk.key_field), str) and r["id"] in seeded]
             self.rng.shuffle(rows)
             per_key = Counter(r[lk.key_field].lower() for r in rows)  # records per key: a key must name one
+            ent = self.entity(service, lk.collection)
+            asked = {ph.key.lower() for ph in self.d.phrases if ph.kind == "find" and ph.service == service and ph.entity == ent}
             for rec in rows[:12]:
                 key = rec[lk.key_field]
-                if per_key[key.lower()] != 1:
+                if per_key[key.lower()] != 1 or key.lower() in asked:  # a record the request already asked about is not asked for again
                     continue
-                usable = [f for f in fields if self.usable(service, lk.collection, f, rec.get(f))]
+                if is_numbered_name(key, self.table(service, lk.collection).entity):  # "the biorxiv titled 'Biorxiv 12'"
+                    continue
+                # a field holding the key itself tells nothing ("the file '/a/b.pdf'; I need its path")
+                usable = [f for f in fields if self.usable(service, lk.collection, f, rec.get(f)) and not _same(rec.get(f), key)]
                 if not usable:
                     continue
                 out = self.choose_out(service, lk.collection, usable)
@@ -325,7 +331,6 @@ class Designer:
                     self.d.plan = self.d.plan[:-1] if self.d.plan and self.d.plan[-1] is step else self.d.plan
                     continue
                 self.d.read_records[service] = (lk.collection, rec["id"], len(self.d.plan) - 1)
-                ent = self.entity(service, lk.collection)
                 self.d.phrases.append(Phrase("find", service=service, entity=ent, key_field=lk.key_field, key=key, field=out, var=v))
                 sem = prof.field_sems[lk.collection][out]
                 return Carry(v, sem, self.d.bindings[v], out, ent, service, i, self.role(service, lk.collection, out, sem))
@@ -363,6 +368,8 @@ class Designer:
             table = self.table(service, lk.collection)
             existing = [r for r in table if _same(r.get(lk.key_field), carry.value)]
             out = self.choose_out(service, lk.collection, fields)
+            if existing and any(_same(r.get(out), carry.value) for r in existing):
+                continue  # the field repeats the value the lookup started from: reading it finds nothing new
             if len(existing) == 1 and self.usable(service, lk.collection, out, existing[0].get(out)):
                 rec = existing[0]
             elif not existing:
@@ -529,8 +536,9 @@ class Designer:
             self.d.capabilities.add("cross-service-constraint")
         before = self.d.env.state()
         undo = self.mark()
+        verb = write_verb(act.tool, self.entity(service, act.collection), act.op)
         write = PlanStep(visit=i, service=service, tool=act.tool, arguments=args, purpose="write",
-                         reasoning=self.rng.choice(WRITE_WHY).format(verb=_verb(act.tool), service=service, param=_h(param), field=_h(carry.field)))
+                         reasoning=self.rng.choice(WRITE_WHY).format(verb=verb, service=service, param=_h(param), field=_h(carry.field)))
         self.run(write)
         after = self.d.env.state()
         coll = act.collection
@@ -543,7 +551,7 @@ class Designer:
             rec = new[0]
             where = [Where(field=act.param_fields[param], value=carry.value)] + self.determined(act, args, param, rec)
             if not policies and carry.var not in self.d.stale and self.rng.random() < self.done_p and self.already_done(i, service, act, write, rec, where, undo, carry):
-                self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, src=carry.var,
+                self.d.phrases.append(Phrase("write", service=service, tool=act.tool, verb=verb, param=param, prev=carry.field, src=carry.var,
                                              literals={p: v for p, v in literals.items() if p not in superseded},
                                              other={p: v for p, v in args.items() if p in act.param_fields and p != param
                                                     and not isinstance(v, dict) and p not in literals and p not in {r[0] for r in refs}},
@@ -577,7 +585,7 @@ class Designer:
                                              description=f"{service}: no {ent} uses the outdated {_h(carry.field)}"))
         lit = {p: v for p, v in literals.items() if p not in superseded}
         other = {p: v for p, v in args.items() if p not in lit and p != param and not isinstance(v, dict) and p not in {r[0] for r in refs}}
-        self.d.phrases.append(Phrase("write", service=service, tool=act.tool, param=param, prev=carry.field, literals=lit, other=other,
+        self.d.phrases.append(Phrase("write", service=service, tool=act.tool, verb=verb, param=param, prev=carry.field, literals=lit, other=other,
                                      refs=refs, policies=policies, src=carry.var))
 
     def already_done(self, i: int, service: str, act: Action, write: PlanStep, rec: dict[str, Any], where: list[Where],
@@ -1146,10 +1154,6 @@ def _same(a: Any, b: Any) -> bool:
 
 def _h(name: str) -> str:
     return name.replace("_", " ")
-
-
-def _verb(tool: str) -> str:
-    return tool.split("__", 1)[1].replace("_", " ")
 
 
 WRITE_WHY = ["That is the {field} this change needs, so I'll {verb} in {service} with it as the {param}.",

@@ -17,6 +17,8 @@ from compoworld.services.environment import Environment, diff_states
 from compoworld.services.sampling import sample_arguments, values_by_semantics
 from compoworld.services.semantics import NON_JOINING
 from compoworld.services.service import Service
+from compoworld.synthesis.infer import ACTION_LOG
+from compoworld.synthesis.naming import is_numbered_name, reads_as_noun
 
 SEARCH_PARAMS = {"query", "q", "search", "keyword", "keywords", "term", "text", "name", "title", "subject"}
 KEY_FIELD_NAMES = ("name", "title", "subject", "full_name", "display_name", "label", "filename", "sku", "code")
@@ -28,6 +30,16 @@ _PATTERNS = [
     ("url", re.compile(r"^https?://")),
     ("phone", re.compile(r"^\+?\(?\d[\d\-\s().]{8,}$")),
 ]
+
+
+# Entity names that say nothing of what a record is: inference's `result` stands for a lookup whose
+# tool names no noun, and "the name of the result with target ..." asks for nothing a person knows.
+VAGUE_ENTITIES = frozenset({"result", "object", "data", "record", "entity", "output", "response", "info"})
+
+
+def _nameable(entity: str) -> bool:
+    """Whether a request can name a record of this kind ("the invoice named ...")."""
+    return entity not in VAGUE_ENTITIES and reads_as_noun(entity)
 
 
 @dataclass(frozen=True)
@@ -133,8 +145,11 @@ def _key_fields(svc: Service, field_sems: dict[str, dict[str, str]]) -> dict[str
         good = []
         for f in cands:
             values = [r.get(f) for r in rows if isinstance(r.get(f), str) and r.get(f)]
-            if values and len(set(v.lower() for v in values)) >= 0.8 * len(values):
-                good.append(f)
+            if not values or len(set(v.lower() for v in values)) < 0.8 * len(values):
+                continue
+            if sum(is_numbered_name(v, table.entity) for v in values) * 2 > len(values):
+                continue  # "Bank 1", "Bank 2": a name that says only which one, not something a person calls it
+            good.append(f)
         out[coll] = good
     return out
 
@@ -161,7 +176,7 @@ def _probe_lookups(env: Environment, svc: Service, field_sems: dict[str, dict[st
         required = set(spec.input_schema.get("required", []))
         for coll, table in svc.db.items():
             rows = list(table.rows.values())
-            if not rows:
+            if not rows or not _nameable(table.entity):  # no request asks for "the optimized with url ..."
                 continue
             record = rows[len(rows) // 2]
             sems = field_sems.get(coll, {})
@@ -201,6 +216,8 @@ def _probe_actions(env: Environment, svc: Service, rng: random.Random) -> list[A
             if not changes:
                 break
             main = changes[0]
+            if main["collection"] == ACTION_LOG or not _nameable(svc.db[main["collection"]].entity):
+                break  # a line in an action log ("completed") is no outcome a check can tell right from wrong
             if main["op"] == "added":
                 rec = main["record"]
                 fields = {p: f for p, v in args.items() for f, rv in rec.items()

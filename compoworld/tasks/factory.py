@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from compoworld.services.environment import Environment, generated_state, state_hash
 from compoworld.services.registry import all_services
 from compoworld.services.service import Service
+from compoworld.synthesis.naming import spoken_entity
 from compoworld.tasks.checks import score
 from compoworld.tasks.design import Designer, DesignError
 from compoworld.tasks.graph import build_graph
@@ -204,7 +205,7 @@ def requester(world: int, rng: random.Random, hidden: list[Any]) -> Requester:
 
 def record_homes(env: Any) -> dict[str, int]:
     """How many mounted services keep each kind of record (by entity name)."""
-    return dict(Counter(t.entity for svc in env.services.values() for t in svc.db.values()))
+    return dict(Counter(spoken_entity(t.entity) for svc in env.services.values() for t in svc.db.values()))
 
 
 def _submit(walk: Any, world: int, designer: Designer, d: Any, attempt: int, instruction: str) -> Task:
@@ -282,6 +283,8 @@ class FactoryReport(BaseModel):
     capabilities: dict[str, float] = Field(default_factory=dict)  # label -> share of accepted tasks carrying it
     mean_reference_calls: float = 0.0
     dangling_lookups: int = 0
+    repeated_lookups: int = 0  # lookups asking again for what the same request already read
+    echo_lookups: int = 0  # lookups whose value the request itself gave
     goal_criteria_true_initially: int = 0
     mutation_score: float | None = None  # mean killed/mutants over tasks with mutants; None when not measured
     mutants_per_task: float = 0.0
@@ -334,7 +337,8 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
     `classes`: the service library (default: the one the tasks come from) for the graph density and
     the world invariants."""
     from compoworld.services.world_check import violation_kinds
-    from compoworld.tasks.quality import closing_report, dangling_lookups, environment_rule, graph_density, is_step_list, probe_detail
+    from compoworld.tasks.quality import (closing_report, dangling_lookups, echo_lookups, environment_rule, graph_density,
+                                          is_step_list, probe_detail, repeated_lookups)
 
     reasons = Counter(f"{r.phase}: {r.reason}" for r in rejected)
     instructions = Counter(t.instruction for t in tasks)
@@ -363,6 +367,8 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
         capabilities={c: _share(tasks, lambda t, c=c: c in t.capabilities) for c in CAPABILITIES} if tasks else {},
         mean_reference_calls=round(sum(d.get("calls", len(t.plan)) for t, d in zip(tasks, details)) / n, 2),
         dangling_lookups=sum(dangling_lookups(t) for t in tasks),
+        repeated_lookups=sum(repeated_lookups(t) for t in tasks),
+        echo_lookups=sum(echo_lookups(t) for t in tasks),
         goal_criteria_true_initially=sum(d.get("goal_true_initially", 0) for d in details),
         mutation_score=round(sum(d["killed"] / d["mutants"] for d in scored) / len(scored), 4) if scored else None,
         mutants_per_task=round(sum(d.get("mutants", 0) for d in details) / n, 2),

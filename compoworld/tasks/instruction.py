@@ -12,6 +12,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from compoworld.synthesis.naming import reads_as_noun, singular, words
+
 
 @dataclass
 class Phrase:
@@ -28,6 +30,7 @@ class Phrase:
     other: dict[str, Any] = dataclasses.field(default_factory=dict)
     refs: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
     policies: list[tuple[str, str, str, str]] = dataclasses.field(default_factory=list)  # (param, entity, service, key)
+    verb: str = ""  # a write's verb phrase (`write_verb`)
     var: str = ""  # the value a lookup (or an update) produces
     src: str = ""  # the value a follow-up lookup, write or update consumes
 
@@ -44,6 +47,7 @@ ALSO = ["", "Also,", "On top of that,", "Separately,", "Please also", "I also ne
 IMPERATIVES = {"look", "find", "pull", "check", "open", "use", "search", "go", "track", "dig", "create", "send", "add", "update",
                "set", "change", "bring", "move", "post", "schedule", "record", "book", "log", "file", "assign"}
 ALSO_CLAUSE = ["", "Also,", "On top of that,", "Separately,", "Besides that,"]
+APART = {"Separately,", "Besides that,", "On top of that,"}  # leads that say the sentence stands on its own
 ORDERED_SHARE = 0.3
 
 FIND = [
@@ -67,6 +71,11 @@ FOLLOW_ANY = [
     "track down the {entity} with that {prev} and get its {field}",
 ]
 UNNAMED_SERVICE_SHARE = 0.6
+# Kinds of record that are people: a request asks for "their email", not "its email".
+PEOPLE = frozenset("author user person contact member customer employee speaker candidate attendee subscriber student "
+                   "instructor player participant applicant seller developer maintainer recipient sender owner manager "
+                   "artist actor patient driver traveler guest coauthor executive lead teacher tutor friend follower "
+                   "reviewer assignee requester reporter organizer".split())
 
 # Who is asking: an employee of the world, who opens and signs the request.
 VOICE = ["Hi, it's {first} ({title}, {department}). ", "{first} from {department} here. ", "Hello, this is {name}, {title}. ",
@@ -120,11 +129,33 @@ def _article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
-def _verb(tool: str) -> str:
-    words = tool.split("__", 1)[-1].split("_")
-    if len(words) >= 2:
-        return f"{words[0]} {_article(' '.join(words[1:]))}"
-    return words[0]
+# Verbs a write tool's name may lead with (or carry after a prefix: `notes_create`, `monday_create_doc`).
+WRITE_VERBS = frozenset(
+    "create add update set write delete remove send post book schedule upload save insert put patch edit modify register "
+    "submit assign archive move rename copy publish store log record make generate start open close cancel approve reply "
+    "comment tag label invite enroll append attach link import mark reserve upsert change configure replace clone fork "
+    "duplicate compose capture track define declare bookmark pin star flag share subscribe follow like pay refund sign "
+    "resolve complete finish deploy merge release reopen unassign remember draft plan place new".split())
+_FILLER = frozenset("a an the new my our your one single given custom".split())
+
+
+def write_verb(tool: str, entity: str, op: str) -> str:
+    """How a request says what a write does: its verb and the kind of record ("create a blog post",
+    "add a subscriber"). Compiled tools put the verb anywhere (`notes_create`, `monday_create_doc`) or
+    nowhere (`canvas`), where the op says it (an insert creates, a change updates)."""
+    service, _, local = tool.partition("__")
+    ws = [w for w in words(local) if w not in set(words(service))] or words(local)
+    at = next((i for i, w in enumerate(ws) if w in WRITE_VERBS), None)
+    verb = ("create" if ws[at] == "new" else ws[at]) if at is not None else ("create" if op == "added" else "update")
+    rest = [w for w in (ws[at + 1:] or ws[:at]) if w not in _FILLER] if at is not None else [w for w in ws if w not in _FILLER]
+    ent = entity.replace("_", " ")
+    if rest and singular(rest[-1]) == ent.rsplit(" ", 1)[-1]:
+        noun = " ".join(rest[:-1] + [ent.rsplit(" ", 1)[-1]])  # the tool's words say which kind: a *blog* post
+    elif ent and reads_as_noun(entity) and entity not in WRITE_VERBS:
+        noun = ent
+    else:
+        noun = " ".join(rest[:-1] + [singular(rest[-1])]) if rest else "record"
+    return f"{verb} {_article(noun)}"
 
 
 REPORT = ["When you're done, tell me {items}.", "In your reply, include {items}.", "Please finish with a short note giving {items}.",
@@ -220,7 +251,12 @@ def render(phrases: list[Phrase], rng: random.Random, report: list[str] | None =
         inner = ref(ph.src) if ph.src in folded else f"that {_h(ph.prev)}"
         return f"the {_h(ph.field)} of the {_h(ph.entity)}{where} whose {_h(ph.key_field)} is {inner}"
 
-    shown = [ph for ph in phrases if not (ph.var in folded and ph.kind in ("find", "follow"))]
+    # A lookup whose value only the closing report asks for is stated there in full ("the email of the
+    # author 'Mia Taylor'"): a sentence for it in the body too would ask for the same value twice.
+    used = {ph.src for ph in phrases if ph.src}
+    report_only = {ph.var for ph in phrases if ph.kind in ("find", "follow") and ph.var and ph.var in (reported or set())
+                   and ph.var not in (mentioned or set()) and ph.var not in used}
+    shown = [ph for ph in phrases if not ((ph.var in folded or ph.var in report_only) and ph.kind in ("find", "follow"))]
     for i, ph in enumerate(shown):
         if ph.kind == "text":
             parts.append(ph.key)
@@ -249,14 +285,19 @@ def render(phrases: list[Phrase], rng: random.Random, report: list[str] | None =
             extra = (", with " + ", ".join(extras)) if extras else ""
             same = _h(ph.param) == _h(ph.prev) or _h(ph.param).startswith(_h(ph.prev) + " ")  # company -> company name
             template = rng.choice(GOAL_WRITE if via else WRITE_SAME if same else WRITE)
-            text = template.format(service=ph.service, verb=_verb(ph.tool), prev=_h(ph.prev), param=_h(ph.param), extras=extra, ref=via)
+            text = template.format(service=ph.service, verb=ph.verb, prev=_h(ph.prev), param=_h(ph.param), extras=extra, ref=via)
+        if ph.kind in ("find", "follow") and _h(ph.entity).rsplit(" ", 1)[-1] in PEOPLE:
+            text = re.sub(r"\bits\b", "their", text)  # "find the author named X; I need their email"
         if i == 0:
             parts.append(text[0].upper() + text[1:] + ".")
         elif ordered:
             lead = rng.choice(LAST) if i == len(shown) - 1 else rng.choice(THEN)
             parts.append(f"{lead} {text}.")
         else:
-            lead = rng.choice(ALSO if text.split(" ", 1)[0].lower() in IMPERATIVES else ALSO_CLAUSE)  # "make sure to" wants a verb next
+            leads = ALSO if text.split(" ", 1)[0].lower() in IMPERATIVES else ALSO_CLAUSE  # "make sure to" wants a verb next
+            if ph.src and not via:  # "that title" continues the sentence before: no "Separately, ... with that title"
+                leads = [lead for lead in leads if lead not in APART]
+            lead = rng.choice(leads)
             parts.append(f"{lead} {text}." if lead else text[0].upper() + text[1:] + ".")
     if report:
         parts.append(rng.choice(REPORT).format(items=_series(report)))

@@ -438,7 +438,7 @@ def _report_total(designer: Designer, g: Group, rng: random.Random, plural: str,
         designer.d.capabilities.add("fan-in-aggregation")
     else:
         lead = max(range(len(values)), key=lambda k: values[k])
-        item = ReportItem(label=f"the largest {rank}'s share of the total (percent) among the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", op="share_pct",
+        item = ReportItem(label=f"the largest {rank} as a percent of the combined {rank} of the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", op="share_pct",
                           vars=[g.ranks[lead]] + list(g.ranks))
         designer.d.capabilities |= {"fan-in-aggregation", "data-transformation"}
     from compoworld.tasks.solution import report_value

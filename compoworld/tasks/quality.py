@@ -55,6 +55,29 @@ def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[An
     return [v for v in order if not feeds.get(v, True)]
 
 
+def repeated_lookups(task: Task) -> int:
+    """Lookups that ask again for what an earlier one read: the same tool, arguments and fields
+    ("find the bank named 'Bank 1'; I need its location" twice in one request)."""
+    seen: set[tuple[str, str, tuple[str, ...]]] = set()
+    repeats = 0
+    for step in task.plan:
+        if step.purpose != "lookup" or not step.extract:
+            continue
+        key = (step.tool, repr(sorted(step.arguments.items())), tuple(e.field for e in step.extract))
+        repeats += key in seen
+        seen.add(key)
+    return repeats
+
+
+def echo_lookups(task: Task) -> int:
+    """Lookups whose value is one the request already gave them ("the file '/a/b.pdf'; I need its path")."""
+    n = 0
+    for step in task.plan:
+        given = {v.lower() for v in step.arguments.values() if isinstance(v, str)}
+        n += step.purpose == "lookup" and any(str(task.bindings.get(e.var)).lower() in given for e in step.extract)
+    return n
+
+
 def step_refs(step: PlanStep) -> set[str]:
     """The variables a step refers to: in its arguments, its extractions' matches and its conditions."""
     refs = variables(step.arguments) | {n for e in step.extract for n in variables(e.match)}
