@@ -4,8 +4,12 @@ The pins were taken before the stages were restructured (tasks, trajectories, cr
 rewards, rubrics, services, tools and graph are unchanged since); `tasks`, `walks` and
 `reference_steps` were re-pinned when they gained their columns (task index, walk draws, step
 purpose), `trajectories` when it gained `discover_mode`, and `tasks` again when the probe began
-recording mutation and quality counts in its phase detail (task and trajectory ids unchanged). A change here means generated data changed: if that is intended, say why in the commit
-and re-pin with `python tests/test_pinned.py --write`.
+recording mutation and quality counts in its phase detail (task and trajectory ids unchanged). On 2
+Dec morning the tasks, rubrics, reference steps and everything scored from them were re-pinned when
+requests changed their wording (a value only the closing report asks for is asked for there alone;
+writes said as "create an event", not "create event"; the share-of-total report label; "their" for
+people); walks, services, tools and graph are unchanged. A change here means generated data
+changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 
 from __future__ import annotations

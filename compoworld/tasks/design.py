@@ -21,8 +21,8 @@ from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.world_check import person_pairs
 from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, ValuePool, is_fallback_value, sample_arguments, service_values
-from compoworld.synthesis.naming import is_numbered_name, spoken_entity
 from compoworld.services.service import Service
+from compoworld.synthesis.naming import is_numbered_name, spoken_entity
 from compoworld.tasks.capabilities import chained
 from compoworld.tasks.checks import evaluate, matching
 from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable, revision_keys, rule_topic
