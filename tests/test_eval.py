@@ -79,7 +79,15 @@ def test_perturbed_figures_match_the_rows(built: tuple[Warehouse, Path, str], ca
         of_kind = [c["passed"] for c in criteria if c["kind"] == kind]
         assert v == {"criteria": len(of_kind), "pass_rate": round(sum(of_kind) / len(of_kind), 4)}
     assert sum(v["criteria"] for v in out["figures"]["by_service"].values()) == len(criteria)
-    assert out["figures"]["discovery_share"] > 0.3  # gateway: the agent discovered its tools
+    # Gateway: each rollout discovered its tools; its service calls are the direct twin's plus one failed
+    # call per discovery slip, so what is left of its steps is the discovery share.
+    direct = _eval_cli(["--agent", "perturbed", "--group-size", "4", "--warehouse", str(wh.root)], capsys)
+    twins = {(r["task_id"], r["rollout_index"]): r for r in
+             wh.query("SELECT * FROM evaluation_results WHERE evaluation_id = ?", [direct["evaluation_id"]])}
+    assert all(r["n_steps"] > twins[(r["task_id"], r["rollout_index"])]["n_steps"] for r in results)
+    steps = sum(r["n_steps"] for r in results)
+    discovery = steps - sum(t["n_steps"] for t in twins.values()) - (out["figures"]["failed_calls"] - direct["figures"]["failed_calls"])
+    assert discovery > 0 and out["figures"]["discovery_share"] == round(discovery / steps, 4)
     stored = read_evaluations(wh)
     assert {e["evaluation_id"] for e in stored} >= {out["evaluation_id"]}
     assert next(e for e in stored if e["evaluation_id"] == out["evaluation_id"])["figures_json"] == out["figures"]

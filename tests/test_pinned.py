@@ -8,7 +8,10 @@ recording mutation and quality counts in its phase detail (task and trajectory i
 Dec morning the tasks, rubrics, reference steps and everything scored from them were re-pinned when
 requests changed their wording (a value only the closing report asks for is asked for there alone;
 writes said as "create an event", not "create event"; the share-of-total report label; "their" for
-people); walks, services, tools and graph are unchanged. A change here means generated data
+people); walks, services, tools and graph are unchanged. Later that day tasks and everything scored
+from them again, when a visit mid-walk went on from the value in hand (chained visits) and planted
+records had to pass the role check; then trajectories and their scores alone, when a call that never
+reached a tool (an unknown name, arguments the schema refuses) stopped moving the clock. A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

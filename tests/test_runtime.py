@@ -65,15 +65,20 @@ def test_unknown_tool_bad_json_and_schema_violations_are_error_observations() ->
         "crm__get_company",
         {"name": "crm__get_company", "arguments": {"company_id": "co_9999"}},
     ]
-    kinds = []
+    kinds, ticks = [], []
     for call in cases:
+        now = env.ctx.clock.now()
         obs = env.step(call)
         assert not obs.ok and obs.error
         assert json.loads(obs.content)["error"] == obs.error
         kinds.append(obs.error_kind)
+        ticks.append(env.ctx.clock.now() != now)
     assert kinds == ["unknown_tool", "unknown_tool", "malformed_call", "invalid_arguments", "invalid_arguments",
                      "invalid_arguments", "invalid_arguments", "malformed_call", "not_found"]
     assert env.state_hash() == before
+    # Time passes only for a call that reached its tool (the lookup of a missing company did); the
+    # others never ran, so a slip in naming a tool or an argument shifts no later timestamp.
+    assert ticks == [False] * 8 + [True]
 
 
 def test_business_rule_violation_is_atomic() -> None:

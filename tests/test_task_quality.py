@@ -40,7 +40,7 @@ def batch():
 def test_report_carries_every_quality_field(batch) -> None:
     tasks, rejected, report = batch
     fields = set(FactoryReport.model_fields)
-    for name in ("capabilities", "mean_reference_calls", "dangling_lookups", "repeated_lookups", "echo_lookups",
+    for name in ("capabilities", "mean_reference_calls", "dangling_lookups", "repeated_lookups", "echo_lookups", "report_only_lookup_share",
                  "goal_criteria_true_initially", "mutation_score",
                  "mutants_per_task", "closing_report_share", "environment_rule_share", "step_list_share", "world_violations",
                  "graph_density"):
@@ -584,6 +584,24 @@ def test_a_request_asks_for_each_record_once_and_never_for_the_key_it_gives(batc
     # ... and the designer makes neither
     assert report.repeated_lookups == sum(repeated_lookups(t) for t in tasks) == 0
     assert report.echo_lookups == sum(echo_lookups(t) for t in tasks) == 0
+
+
+def test_report_only_lookups_are_the_values_nothing_but_the_report_uses(batch) -> None:
+    # A walk that restarts with an unrelated lookup leaves the value in hand to the closing report:
+    # the measure counts such values among all the values lookups read.
+    from compoworld.tasks.model import ReportItem
+    from compoworld.tasks.quality import report_only_lookups
+
+    tasks, _, report = batch
+    t = next(t for t in tasks if any(st.purpose == "lookup" and st.extract for st in t.plan))
+    only, total = report_only_lookups(t)
+    step = next(st for st in t.plan if st.purpose == "lookup" and st.extract)
+    extra = step.model_copy(update={"extract": [step.extract[0].model_copy(update={"var": "v_extra"})]})
+    reported = t.model_copy(update={"plan": t.plan + [extra], "report": t.report + [ReportItem(label="x", vars=["v_extra"])]})
+    assert report_only_lookups(reported) == (only + 1, total + 1)
+    unreported = t.model_copy(update={"plan": t.plan + [extra]})
+    assert report_only_lookups(unreported) == (only, total + 1)
+    assert 0 < report.report_only_lookup_share < 1
 
 
 def test_a_value_only_the_report_asks_for_is_asked_for_there_alone() -> None:

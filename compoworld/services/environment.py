@@ -189,8 +189,9 @@ class Environment:
                 self._tools[f"{name}{SEP}{tname}"] = (svc, spec, getattr(svc, spec.method))
 
     def step(self, call: Any) -> Observation:
-        """Run one tool call. Never raises; a failed call changes nothing."""
-        self.ctx.clock.tick()
+        """Run one tool call. Never raises; a failed call changes nothing. The clock ticks once per call
+        that reaches a tool: a call naming no tool or with arguments its schema refuses never ran, so no
+        time passes (a gateway agent's discovery slips leave the times its later writes stamp as they were)."""
         try:
             name, args = parse_call(call)
         except CallFormatError as exc:
@@ -202,6 +203,12 @@ class Environment:
         journal = self.ctx.journal
         try:
             kwargs = spec.validate(require_object(args))
+        except ToolError as exc:
+            return error_observation(name, str(exc), exc.kind)
+        except Exception as exc:  # a defect in a compiled schema's validator must not crash the episode
+            return error_observation(name, f"the tool failed internally and changed nothing ({exc})", "internal_error")
+        self.ctx.clock.tick()
+        try:
             result = fn(**kwargs)
             content = orjson.dumps(result).decode()
         except ToolError as exc:

@@ -18,7 +18,7 @@ from typing import Any
 
 from compoworld.services.cast import EXTERNAL, PERSON_ROLES, cast, fits, role_of
 from compoworld.services.fake import OUR_DOMAIN
-from compoworld.services.world_check import person_pairs
+from compoworld.services.world_check import person_pairs, role_violations
 from compoworld.services.environment import Environment
 from compoworld.services.sampling import END_WORDS, ValuePool, is_fallback_value, sample_arguments, service_values
 from compoworld.services.service import Service
@@ -69,6 +69,7 @@ class Designer:
         self.visits: list[str] = []
         self.next_roles: dict[str, set[str]] = {}  # set by `consumable` for the visit being designed
         self.last_failure = ""
+        self.chained_only = False  # a visit mid-walk must go on from the carried value (see `design`)
         self.require_stale = require_stale
         self.policy_p = policy_p
         self.literals: set[str] = set()
@@ -321,6 +322,8 @@ class Designer:
                 if not usable:
                     continue
                 out = self.choose_out(service, lk.collection, usable)
+                if self.read_already(lk.tool, lk.key_param, key, out):
+                    continue
                 v = self.var()
                 step = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key},
                                 extract=[Extract(var=v, field=out, path=lk.path, match={lk.key_field: key})], purpose="lookup",
@@ -335,6 +338,11 @@ class Designer:
                 sem = prof.field_sems[lk.collection][out]
                 return Carry(v, sem, self.d.bindings[v], out, ent, service, i, self.role(service, lk.collection, out, sem))
         raise DesignError("no first lookup")
+
+    def read_already(self, tool: str, key_param: str, key: Any, fld: str) -> bool:
+        """Whether the plan already read `fld` through `tool` with this key (given or found)."""
+        return any(st.tool == tool and any(e.field == fld for e in st.extract)
+                   and _same(resolve(st.arguments.get(key_param), self.d.bindings), key) for st in self.d.plan)
 
     def choose_out(self, service: str, coll: str, fields: list[str]) -> str:
         """Which field to hand on: types many services take in keep the walk open, so they weigh more."""
@@ -370,6 +378,8 @@ class Designer:
             out = self.choose_out(service, lk.collection, fields)
             if existing and any(_same(r.get(out), carry.value) for r in existing):
                 continue  # the field repeats the value the lookup started from: reading it finds nothing new
+            if self.read_already(lk.tool, lk.key_param, carry.value, out):
+                continue  # a chain come back to a record it read (email -> name -> email): nothing new
             if len(existing) == 1 and self.usable(service, lk.collection, out, existing[0].get(out)):
                 rec = existing[0]
             elif not existing:
@@ -377,7 +387,11 @@ class Designer:
                 if template is None or not _scalar(template.get(out)):
                     continue
                 value = self.fresh_value(service, lk.collection, out, avoid=set())
+                before_plant = self.mark()
                 rec = self.plant(service, lk.collection, template, {lk.key_field: carry.value, **({out: value} if value is not None else {})})
+                if role_violations({service: {lk.collection: {rec["id"]: rec}}}):  # a candidate's private address as an employee's
+                    self.restore(before_plant)
+                    continue
             else:
                 continue
             self.decoy_for_stale(service, lk, carry, out, rec)
@@ -855,23 +869,31 @@ class Designer:
                 options.sort(key=lambda s: s not in visits)
             elif self.rng.random() < 0.6:
                 options.sort(key=lambda s: s in visits)
-            for service in options:
-                # Hand on only what a service allowed next can take in.
-                nxt = self.allowed(visits + [service], selected, length) if i < length - 1 else []
-                out_sems = self.consumable(nxt, last=i + 1 == length - 1)
-                mark = self.mark()
-                try:
-                    carry = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits)
-                except DesignError as exc:
-                    self.restore(mark)
-                    self.last_failure = exc.reason
-                    continue
-                visits.append(service)
-                self.carries.append(carry)
-                if i < length - 1:
-                    self.d.edge_types.append(carry.sem)
-                break
-            else:
+            # First a visit that goes on from the value in hand; a fresh, unrelated lookup only where no
+            # service allowed next can take it (each one leaves a value that only the closing report uses).
+            moved = False
+            for chained_only in ((True, False) if carry is not None else (False,)):
+                for service in options:
+                    # Hand on only what a service allowed next can take in.
+                    nxt = self.allowed(visits + [service], selected, length) if i < length - 1 else []
+                    out_sems = self.consumable(nxt, last=i + 1 == length - 1)
+                    mark = self.mark()
+                    self.chained_only = chained_only
+                    try:
+                        carry = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits)
+                    except DesignError as exc:
+                        self.restore(mark)
+                        self.last_failure = exc.reason
+                        continue
+                    visits.append(service)
+                    self.carries.append(carry)
+                    if i < length - 1:
+                        self.d.edge_types.append(carry.sem)
+                    moved = True
+                    break
+                if moved:
+                    break
+            if not moved:
                 raise DesignError(f"stuck at visit {i}" if i else "no first lookup")
         if not self.d.stale and self.require_stale:
             raise DesignError("no stale revisit")
@@ -1079,7 +1101,8 @@ class Designer:
         try:
             return self.keyed_lookup(i, service, carry, out_sems)
         except DesignError:
-            pass
+            if self.chained_only:
+                raise
         return self.first_lookup(i, service, out_sems)
 
     def try_action(self, i: int, service: str, carry: Carry) -> bool:

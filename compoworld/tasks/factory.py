@@ -203,6 +203,11 @@ def requester(world: int, rng: random.Random, hidden: list[Any]) -> Requester:
     return Requester(p.name, p.title, p.department)
 
 
+def _ratio(pairs: list[tuple[int, int]]) -> float:
+    total = sum(b for _, b in pairs)
+    return round(sum(a for a, _ in pairs) / total, 4) if total else 0.0
+
+
 def record_homes(env: Any) -> dict[str, int]:
     """How many mounted services keep each kind of record (by entity name)."""
     return dict(Counter(spoken_entity(t.entity) for svc in env.services.values() for t in svc.db.values()))
@@ -285,6 +290,7 @@ class FactoryReport(BaseModel):
     dangling_lookups: int = 0
     repeated_lookups: int = 0  # lookups asking again for what the same request already read
     echo_lookups: int = 0  # lookups whose value the request itself gave
+    report_only_lookup_share: float = 0.0  # of the values lookups read, those only the closing report uses
     goal_criteria_true_initially: int = 0
     mutation_score: float | None = None  # mean killed/mutants over tasks with mutants; None when not measured
     mutants_per_task: float = 0.0
@@ -338,7 +344,7 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
     the world invariants."""
     from compoworld.services.world_check import violation_kinds
     from compoworld.tasks.quality import (closing_report, dangling_lookups, echo_lookups, environment_rule, graph_density,
-                                          is_step_list, probe_detail, repeated_lookups)
+                                          is_step_list, probe_detail, repeated_lookups, report_only_lookups)
 
     reasons = Counter(f"{r.phase}: {r.reason}" for r in rejected)
     instructions = Counter(t.instruction for t in tasks)
@@ -369,6 +375,7 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
         dangling_lookups=sum(dangling_lookups(t) for t in tasks),
         repeated_lookups=sum(repeated_lookups(t) for t in tasks),
         echo_lookups=sum(echo_lookups(t) for t in tasks),
+        report_only_lookup_share=_ratio([report_only_lookups(t) for t in tasks]),
         goal_criteria_true_initially=sum(d.get("goal_true_initially", 0) for d in details),
         mutation_score=round(sum(d["killed"] / d["mutants"] for d in scored) / len(scored), 4) if scored else None,
         mutants_per_task=round(sum(d.get("mutants", 0) for d in details) / n, 2),

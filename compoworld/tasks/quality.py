@@ -12,7 +12,7 @@ import networkx as nx
 
 from compoworld.tasks.checks import same
 from compoworld.tasks.model import PlanStep, Task
-from compoworld.tasks.solution import cond_variables, variables
+from compoworld.tasks.solution import cond_variables, resolve, variables
 
 WRITES = ("write", "update")
 
@@ -56,14 +56,16 @@ def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[An
 
 
 def repeated_lookups(task: Task) -> int:
-    """Lookups that ask again for what an earlier one read: the same tool, arguments and fields
-    ("find the bank named 'Bank 1'; I need its location" twice in one request)."""
+    """Lookups that ask again for what an earlier one read: the same tool, arguments (as the values
+    found resolve them) and fields ("find the bank named 'Bank 1'; I need its location" twice in one
+    request, or a chain that comes back to a record: email -> name -> email -> the same name)."""
     seen: set[tuple[str, str, tuple[str, ...]]] = set()
     repeats = 0
     for step in task.plan:
         if step.purpose != "lookup" or not step.extract:
             continue
-        key = (step.tool, repr(sorted(step.arguments.items())), tuple(e.field for e in step.extract))
+        args = resolve(step.arguments, task.bindings)
+        key = (step.tool, repr(sorted(args.items())), tuple(e.field for e in step.extract))
         repeats += key in seen
         seen.add(key)
     return repeats
@@ -76,6 +78,22 @@ def echo_lookups(task: Task) -> int:
         given = {v.lower() for v in step.arguments.values() if isinstance(v, str)}
         n += step.purpose == "lookup" and any(str(task.bindings.get(e.var)).lower() in given for e in step.extract)
     return n
+
+
+def report_only_lookups(task: Task) -> tuple[int, int]:
+    """(lookup values that only the closing report uses, all lookup values): a walk that restarts
+    with an unrelated lookup leaves the value in hand to the report, so a high share reads as a list
+    of errands rather than work that builds on what it found."""
+    reported = {v for item in task.report for v in item.vars}
+    refs = [step_refs(step) for step in task.plan]
+    only = total = 0
+    for k, step in enumerate(task.plan):
+        if step.purpose != "lookup":
+            continue
+        for ex in step.extract:
+            total += 1
+            only += ex.var in reported and not any(ex.var in refs[j] for j in range(k + 1, len(task.plan)))
+    return only, total
 
 
 def step_refs(step: PlanStep) -> set[str]:
