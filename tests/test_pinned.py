@@ -11,7 +11,9 @@ writes said as "create an event", not "create event"; the share-of-total report 
 people); walks, services, tools and graph are unchanged. Later that day tasks and everything scored
 from them again, when a visit mid-walk went on from the value in hand (chained visits) and planted
 records had to pass the role check; then trajectories and their scores alone, when a call that never
-reached a tool (an unknown name, arguments the schema refuses) stopped moving the clock. A change here means generated data
+reached a tool (an unknown name, arguments the schema refuses) stopped moving the clock; then tasks
+and everything scored from them, when chains stopped going back through another service to the kind of
+record or the value they started from (round trips, echoes). A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from compoworld.rollout import LiteLLMAgent, PerturbedPolicy, ReferenceTeacher, collect, rollout, run_rollouts, summarize
-from compoworld.rollout.agents import Mistakes, play
+from compoworld.rollout.agents import Mistakes, play, step_budget
 from compoworld.rollout.runner import reward_rows
 from compoworld.rollout.trajectory import SYSTEM_PROMPT, Episode, catalog_hash
 from compoworld.tasks.checks import score
@@ -332,6 +332,12 @@ def test_litellm_agent_step_limit_and_plain_answer(tasks: list[Task], classes: d
     t = rollout(task, LiteLLMAgent("openai/mock-model", max_steps=3, cache=False, turn_kwargs=lambda turn, m: looping), classes)
     assert t.stop_reason == "max_steps" and t.steps == 3 and len(llm_env["calls"]) == 3 and not t.success
     assert t.messages[-1]["role"] == "tool"
+
+    # Without a limit, an agent may make twice the reference solution's calls (its discovery included in gateway mode).
+    budget = step_budget(task, "direct")
+    assert budget == 2 * len(taken(task.plan, task.bindings)) < step_budget(task, "gateway")
+    t = rollout(task, LiteLLMAgent("openai/mock-model", cache=False, turn_kwargs=lambda turn, m: looping), classes)
+    assert t.stop_reason == "max_steps" and t.steps == budget
 
     silent = rollout(task, LiteLLMAgent("openai/mock-model", cache=False, mock_response="I can't help with that."), classes)
     assert silent.steps == 0 and silent.stop_reason == "answered" and not silent.success

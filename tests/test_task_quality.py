@@ -40,7 +40,8 @@ def batch():
 def test_report_carries_every_quality_field(batch) -> None:
     tasks, rejected, report = batch
     fields = set(FactoryReport.model_fields)
-    for name in ("capabilities", "mean_reference_calls", "dangling_lookups", "repeated_lookups", "echo_lookups", "report_only_lookup_share",
+    for name in ("capabilities", "mean_reference_calls", "dangling_lookups", "repeated_lookups", "echo_lookups", "round_trips",
+                 "report_only_lookup_share",
                  "goal_criteria_true_initially", "mutation_score",
                  "mutants_per_task", "closing_report_share", "environment_rule_share", "step_list_share", "world_violations",
                  "graph_density"):
@@ -581,9 +582,48 @@ def test_a_request_asks_for_each_record_once_and_never_for_the_key_it_gives(batc
     assert repeated_lookups(t.model_copy(update={"plan": t.plan + [step]})) == repeated_lookups(t) + 1
     echo = step.model_copy(update={"arguments": {**step.arguments, "extra": str(t.bindings[step.extract[0].var])}})
     assert echo_lookups(t.model_copy(update={"plan": t.plan[:k] + [echo] + t.plan[k + 1:]})) == echo_lookups(t) + 1
+    # A chain that comes back to the value it started from echoes it too (email -> name -> that email) ...
+    user = PlanStep(visit=0, service="chat", tool="chat__list_users", arguments={"query": "Sofia.Park@halcyon.io"},
+                    extract=[Extract(var="w1", field="name", match={})])
+    employee = PlanStep(visit=1, service="hr", tool="hr__search_employees", arguments={"query": {"$var": "w1"}},
+                        extract=[Extract(var="w2", field="email", match={})])
+    chain = t.model_copy(update={"plan": [user, employee], "bindings": {"w1": "Sofia Park", "w2": "sofia.park@halcyon.io"}})
+    assert echo_lookups(chain) == 1
+    other = PlanStep(visit=1, service="hr", tool="hr__search_employees", arguments={"query": "Sofia Park"},
+                     extract=[Extract(var="w2", field="email", match={})])
+    assert echo_lookups(chain.model_copy(update={"plan": [user, other]})) == 0  # the same person, reached another way
     # ... and the designer makes neither
     assert report.repeated_lookups == sum(repeated_lookups(t) for t in tasks) == 0
     assert report.echo_lookups == sum(echo_lookups(t) for t in tasks) == 0
+
+
+def test_no_lookup_goes_back_through_another_service_to_the_kind_of_record_it_came_from(batch) -> None:
+    # 27% of library tasks asked "the employee whose name is the name of the chat user whose email is
+    # the manager email of the employee named 'Yuki Alvarez'": chat only translated an email into a name
+    # to get back to hr's employees. The measure sees that shape ...
+    from compoworld.tasks.explore import profile
+    from compoworld.tasks.quality import round_trips
+
+    def look(service: str, tool: str, key: str, arg: Any, field: str, var: str) -> PlanStep:
+        return PlanStep(visit=0, service=service, tool=f"{service}__{tool}", arguments={key: arg}, purpose="lookup",
+                        extract=[Extract(var=var, field=field, match={})])
+
+    def collection_of(step: PlanStep) -> str | None:
+        return profile(CLASSES[step.service]).collection_of(step.tool)
+
+    tasks, _, report = batch
+    yuki = look("hr", "search_employees", "query", "Yuki Alvarez", "manager_email", "v1")
+    user = look("chat", "list_users", "query", {"$var": "v1"}, "name", "v2")
+    back = look("hr", "search_employees", "query", {"$var": "v2"}, "manager_email", "v3")
+    leave = look("hr", "search_leave_requests", "employee_email", {"$var": "v2"}, "end_date", "v3")
+    assert collection_of(yuki) == collection_of(back) == "employees" != collection_of(leave)
+    t = tasks[0]
+    assert round_trips(t.model_copy(update={"plan": [yuki, user, back]}), collection_of) == 1
+    assert round_trips(t.model_copy(update={"plan": [yuki, user, leave]}), collection_of) == 0  # on to other records
+    manager = look("hr", "search_employees", "query", {"$var": "v1"}, "manager_email", "v3")
+    assert round_trips(t.model_copy(update={"plan": [yuki, manager]}), collection_of) == 0  # hr's own chain of managers
+    # ... and the designer makes none
+    assert report.round_trips == sum(round_trips(t, collection_of) for t in tasks) == 0
 
 
 def test_report_only_lookups_are_the_values_nothing_but_the_report_uses(batch) -> None:

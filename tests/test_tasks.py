@@ -64,8 +64,9 @@ def test_walk_config_is_honoured(graph) -> None:
 
 def test_most_designed_tasks_are_accepted(batch) -> None:
     tasks, rejected, report = batch
-    assert report.designed == 60
-    assert report.accepted >= 54, report.rejected_by_reason
+    # Every walk is accounted for; a few find no design (1% of 1,000 library walks), most designs pass.
+    assert report.designed + report.design_failed == 60 and report.design_failed <= 3, report.rejected_by_reason
+    assert report.accepted >= 0.9 * report.designed, report.rejected_by_reason
     assert report.duplicate_instructions == 0
 
 

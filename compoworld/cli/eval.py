@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--test-fraction", type=float,
                    help="the split rule's test fraction (default: the checkpoint's dataset's, else 0.1)")
-    p.add_argument("--max-steps", type=int, help="local/litellm agents: tool calls per episode (default 30)")
+    p.add_argument("--max-steps", type=int, help="local/litellm agents: tool calls per episode (default: twice the reference solution's, discovery included)")
     p.add_argument("--max-new-tokens", type=int, help="local agent: tokens per turn (default 256)")
     p.add_argument("--temperature", type=float, help="local/litellm agents: sampling temperature (default 0: greedy)")
     p.add_argument("--warehouse")

@@ -20,7 +20,7 @@ from compoworld.services.environment import SEP, DiscoverMode, Observation
 from compoworld.services.registry import get_service
 from compoworld.tasks.model import PlanStep, Task
 from compoworld.rollout.narration import reasoning, summary, var_fields
-from compoworld.tasks.solution import applies, pick, resolve
+from compoworld.tasks.solution import applies, pick, resolve, taken
 
 TurnKwargs = Callable[[int, list[dict[str, Any]]], dict[str, Any]]
 
@@ -286,10 +286,22 @@ def _clean_message(message: Mapping[str, Any], step0: int) -> dict[str, Any]:
     return out
 
 
+def step_budget(task: Task, discover_mode: DiscoverMode) -> int:
+    """The tool calls an agent may make on a task: twice the reference solution's, its discovery calls
+    included in gateway mode (one service listing, one tool listing per service, one description per
+    tool). A fixed cap cuts a careful agent off on long tasks (library tasks take 29 calls on average)."""
+    steps = taken(task.plan, task.bindings)
+    calls = len(steps)
+    if discover_mode == "gateway":
+        calls += 1 + len({st.service for st in steps}) + len({st.tool for st in steps})
+    return 2 * calls
+
+
 class LiteLLMAgent:
     """Any model LiteLLM can call, with native tool calling over the environment's OpenAI catalog.
 
-    The episode ends when the model answers without tool calls, after `max_steps` tool calls, or
+    The episode ends when the model answers without tool calls, after `max_steps` tool calls (by
+    default the task's `step_budget`), or
     once the episode has used `max_total_tokens`. All calls go through `compoworld.llm.chat`
     (cache, retries with backoff). `turn_kwargs(turn, messages)` adds LiteLLM arguments for one
     turn (e.g. `mock_tool_calls` in offline tests); `litellm_kwargs` apply to every turn.
@@ -299,7 +311,7 @@ class LiteLLMAgent:
 
     kind = "litellm"
 
-    def __init__(self, model: str, api_base: str | None = None, max_steps: int = 30, max_tokens: int | None = 2048,
+    def __init__(self, model: str, api_base: str | None = None, max_steps: int | None = None, max_tokens: int | None = 2048,
                  max_total_tokens: int | None = None, temperature: float = 0.0, cache: bool = True,
                  turn_kwargs: TurnKwargs | None = None, **litellm_kwargs: Any) -> None:
         self.model = model
@@ -321,8 +333,9 @@ class LiteLLMAgent:
 
         tools = episode.env.tools_openai()
         turn = 0
+        max_steps = self.max_steps or step_budget(task, episode.discover_mode)
         while True:
-            if episode.steps >= self.max_steps:
+            if episode.steps >= max_steps:
                 episode.stop_reason = "max_steps"
                 return
             used = (episode.prompt_tokens or 0) + (episode.completion_tokens or 0)
@@ -364,12 +377,13 @@ class LocalAgent:
 
     Greedy at temperature 0; sampled otherwise, seeded per rollout (same task, seed and rollout index:
     same text). The episode ends when the model answers without a call (`answered`), writes a call that
-    does not parse (`malformed_tool_call`), after `max_steps` tool calls, or when the next prompt would
+    does not parse (`malformed_tool_call`), after `max_steps` tool calls (by default the task's
+    `step_budget`), or when the next prompt would
     not leave `max_new_tokens` in the model's context (`context_full`). The model loads on first use."""
 
     kind = "local"
 
-    def __init__(self, model: str, max_steps: int = 30, max_new_tokens: int = 256, temperature: float = 0.0,
+    def __init__(self, model: str, max_steps: int | None = None, max_new_tokens: int = 256, temperature: float = 0.0,
                  device: str | None = None, chat_template: str | None = None) -> None:
         self.model = model
         self.max_steps = max_steps
@@ -435,8 +449,9 @@ class LocalAgent:
         tools = episode.env.tools_openai()
         base_seed = _rollout_seed(task.id, seed, rollout_index)
         turn = 0
+        max_steps = self.max_steps or step_budget(task, episode.discover_mode)
         while True:
-            if episode.steps >= self.max_steps:
+            if episode.steps >= max_steps:
                 episode.stop_reason = "max_steps"
                 return
             got = self.generate(list(episode.messages), tools, base_seed + turn)

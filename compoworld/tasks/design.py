@@ -29,6 +29,7 @@ from compoworld.tasks.design_types import Carry, DesignError, joinable as _joina
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase, write_verb
 from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
+from compoworld.tasks.quality import chain_keys, translated_from
 from compoworld.tasks.solution import applies, execute, pick, resolve, variables
 
 TEXT_SEMS = {"title", "text"}
@@ -339,6 +340,18 @@ class Designer:
                 return Carry(v, sem, self.d.bindings[v], out, ent, service, i, self.role(service, lk.collection, out, sem))
         raise DesignError("no first lookup")
 
+    def round_trip(self, carry: Carry, service: str, coll: str) -> bool:
+        """Whether a lookup of `coll` keyed by the carried value goes back to the kind of record the value
+        before it was read from, through another service's record used only to translate it (the
+        employee's manager email -> the chat user with that email -> the employee with that user's name):
+        a round trip a colleague would not ask for, where the record itself holds the way on."""
+        origin = translated_from(self.d.plan, carry.var, service)
+        return origin is not None and self.profiles[service].collection_of(origin.tool) == coll
+
+    def echoes(self, step: PlanStep, value: Any) -> bool:
+        """Whether `value`, read by `step`, is one the chain of lookups the step stands on was keyed by."""
+        return isinstance(value, str) and value.lower() in chain_keys(self.d.plan + [step], len(self.d.plan), self.d.bindings)
+
     def read_already(self, tool: str, key_param: str, key: Any, fld: str) -> bool:
         """Whether the plan already read `fld` through `tool` with this key (given or found)."""
         return any(st.tool == tool and any(e.field == fld for e in st.extract)
@@ -380,8 +393,13 @@ class Designer:
                 continue  # the field repeats the value the lookup started from: reading it finds nothing new
             if self.read_already(lk.tool, lk.key_param, carry.value, out):
                 continue  # a chain come back to a record it read (email -> name -> email): nothing new
+            if self.round_trip(carry, service, lk.collection):
+                continue
+            keyed = PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: {"$var": carry.var}})
             if len(existing) == 1 and self.usable(service, lk.collection, out, existing[0].get(out)):
                 rec = existing[0]
+                if self.echoes(keyed, rec.get(out)):
+                    continue  # back to a value the chain started from (email -> name -> the same email)
             elif not existing:
                 template = self.template(service, lk.collection)
                 if template is None or not _scalar(template.get(out)):
@@ -389,7 +407,8 @@ class Designer:
                 value = self.fresh_value(service, lk.collection, out, avoid=set())
                 before_plant = self.mark()
                 rec = self.plant(service, lk.collection, template, {lk.key_field: carry.value, **({out: value} if value is not None else {})})
-                if role_violations({service: {lk.collection: {rec["id"]: rec}}}):  # a candidate's private address as an employee's
+                # a candidate's private address as an employee's; or a person's name the chain started from
+                if role_violations({service: {lk.collection: {rec["id"]: rec}}}) or self.echoes(keyed, rec.get(out)):
                     self.restore(before_plant)
                     continue
             else:

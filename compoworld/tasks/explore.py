@@ -76,6 +76,10 @@ class ServiceProfile:
     actions: list[Action]
     error: str = ""  # why exploring failed, if it did
 
+    def collection_of(self, tool: str) -> str | None:
+        """The collection a lookup tool reads (None for a tool that is no lookup)."""
+        return next((lk.collection for lk in self.lookups if lk.tool == tool), None)
+
     def produces(self) -> set[str]:
         """Joinable types a lookup can reveal."""
         colls = {lk.collection for lk in self.lookups}

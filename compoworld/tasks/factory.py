@@ -290,6 +290,7 @@ class FactoryReport(BaseModel):
     dangling_lookups: int = 0
     repeated_lookups: int = 0  # lookups asking again for what the same request already read
     echo_lookups: int = 0  # lookups whose value the request itself gave
+    round_trips: int = 0  # lookups back to a value's kind of record through another service's translation
     report_only_lookup_share: float = 0.0  # of the values lookups read, those only the closing report uses
     goal_criteria_true_initially: int = 0
     mutation_score: float | None = None  # mean killed/mutants over tasks with mutants; None when not measured
@@ -343,8 +344,9 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
     `classes`: the service library (default: the one the tasks come from) for the graph density and
     the world invariants."""
     from compoworld.services.world_check import violation_kinds
+    from compoworld.tasks.explore import profile
     from compoworld.tasks.quality import (closing_report, dangling_lookups, echo_lookups, environment_rule, graph_density,
-                                          is_step_list, probe_detail, repeated_lookups, report_only_lookups)
+                                          is_step_list, probe_detail, repeated_lookups, report_only_lookups, round_trips)
 
     reasons = Counter(f"{r.phase}: {r.reason}" for r in rejected)
     instructions = Counter(t.instruction for t in tasks)
@@ -360,6 +362,8 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
             acc[1] += k
     classes = classes if classes is not None else library_of(tasks)
     worlds, planted = world_reports(tasks, classes)
+    def collection_of(step: Any) -> str | None:
+        return profile(classes[step.service]).collection_of(step.tool)
     return FactoryReport(
         designed=len(tasks) + sum(r.phase == "probe" for r in rejected),
         accepted=len(tasks),
@@ -375,6 +379,7 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
         dangling_lookups=sum(dangling_lookups(t) for t in tasks),
         repeated_lookups=sum(repeated_lookups(t) for t in tasks),
         echo_lookups=sum(echo_lookups(t) for t in tasks),
+        round_trips=sum(round_trips(t, collection_of) for t in tasks),
         report_only_lookup_share=_ratio([report_only_lookups(t) for t in tasks]),
         goal_criteria_true_initially=sum(d.get("goal_true_initially", 0) for d in details),
         mutation_score=round(sum(d["killed"] / d["mutants"] for d in scored) / len(scored), 4) if scored else None,

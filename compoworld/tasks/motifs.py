@@ -70,7 +70,8 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
             if key_sem not in GROUP_KEYS:
                 continue
             carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service
-                          and designer.fits(c, service, lk.collection, lk.key_field)), None)  # the group's key in its own role
+                          and designer.fits(c, service, lk.collection, lk.key_field)  # the group's key in its own role
+                          and not designer.round_trip(c, service, lk.collection)), None)
             if carry is None and _joinable(key_sem):  # else the request names the key itself
                 value = designer.unused(service, lk.collection, lk.key_field, key_sem, None)
                 role = designer.role(service, lk.collection, lk.key_field, key_sem)

@@ -6,7 +6,7 @@ Each is a pure function of a task (or of the graph) so that tests can pin down i
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -72,11 +72,51 @@ def repeated_lookups(task: Task) -> int:
 
 
 def echo_lookups(task: Task) -> int:
-    """Lookups whose value is one the request already gave them ("the file '/a/b.pdf'; I need its path")."""
+    """Lookups whose value the chain they stand on started from: one the step was given ("the file
+    '/a/b.pdf'; I need its path") or one a lookup it follows from was keyed by (the chat user with
+    email X -> their name -> the email of the employee with that name: X again)."""
+    return sum(step.purpose == "lookup" and any(str(task.bindings.get(e.var)).lower() in chain_keys(task.plan, k, task.bindings)
+                                                 for e in step.extract) for k, step in enumerate(task.plan))
+
+
+def chain_keys(plan: list[PlanStep], k: int, bindings: dict[str, Any]) -> set[str]:
+    """The text values step `k` and the lookups its arguments follow from were keyed by (lowercased)."""
+    made = {e.var: j for j, st in enumerate(plan[:k]) for e in st.extract}
+    keys: set[str] = set()
+    todo, seen = [k], set()
+    while todo:
+        j = todo.pop()
+        if j in seen:
+            continue
+        seen.add(j)
+        keys |= {v.lower() for v in resolve(plan[j].arguments, bindings).values() if isinstance(v, str)}
+        todo += [made[v] for v in variables(plan[j].arguments) if v in made]
+    return keys
+
+
+def translated_from(plan: list[PlanStep], var: str, service: str) -> PlanStep | None:
+    """The lookup in `service` whose value was carried to another service only to come back as `var`:
+    `var` was read there by a lookup keyed by that value (the employee's manager email -> the chat user
+    with that email -> that user's name, `var`). None when `var` came some other way."""
+    src = next((st for st in plan if any(e.var == var for e in st.extract)), None)
+    if src is None or src.purpose != "lookup" or src.service == service:
+        return None
+    before = variables(src.arguments)
+    origin = next((st for st in plan if st.purpose == "lookup" and any(e.var in before for e in st.extract)), None)
+    return origin if origin is not None and origin.service == service else None
+
+
+def round_trips(task: Task, collection_of: Callable[[PlanStep], str | None]) -> int:
+    """Lookups that go back to the kind of record a value came from, keyed by what another service
+    translated it into ("the employee whose name is the name of the chat user whose email is the
+    manager email of the employee ..."): a round trip a colleague would not ask for."""
     n = 0
-    for step in task.plan:
-        given = {v.lower() for v in step.arguments.values() if isinstance(v, str)}
-        n += step.purpose == "lookup" and any(str(task.bindings.get(e.var)).lower() in given for e in step.extract)
+    for k, step in enumerate(task.plan):
+        if step.purpose != "lookup":
+            continue
+        for var in variables(step.arguments):
+            origin = translated_from(task.plan[:k], var, step.service)
+            n += origin is not None and collection_of(origin) == collection_of(step)
     return n
 
 
