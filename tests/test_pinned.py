@@ -13,7 +13,8 @@ from them again, when a visit mid-walk went on from the value in hand (chained v
 records had to pass the role check; then trajectories and their scores alone, when a call that never
 reached a tool (an unknown name, arguments the schema refuses) stopped moving the clock; then tasks
 and everything scored from them, when chains stopped going back through another service to the kind of
-record or the value they started from (round trips, echoes). A change here means generated data
+record or the value they started from (round trips, echoes) and lookups stopped reading back records
+the plan itself made. A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -348,6 +348,12 @@ class Designer:
         origin = translated_from(self.d.plan, carry.var, service)
         return origin is not None and self.profiles[service].collection_of(origin.tool) == coll
 
+    def written_by_plan(self, service: str, coll: str, rec: dict[str, Any], fld: str) -> bool:
+        """Whether the plan made this record or set this field of it (not the world it starts in)."""
+        before = next((p["record"] for p in reversed(self.d.planted) if p["service"] == service and p["collection"] == coll
+                       and p["record"]["id"] == rec["id"]), None) or self.d.initial.get(service, {}).get(coll, {}).get(rec["id"])
+        return before is None or not _same(before.get(fld), rec.get(fld))
+
     def echoes(self, step: PlanStep, value: Any) -> bool:
         """Whether `value`, read by `step`, is one the chain of lookups the step stands on was keyed by."""
         return isinstance(value, str) and value.lower() in chain_keys(self.d.plan + [step], len(self.d.plan), self.d.bindings)
@@ -400,6 +406,8 @@ class Designer:
                 rec = existing[0]
                 if self.echoes(keyed, rec.get(out)):
                     continue  # back to a value the chain started from (email -> name -> the same email)
+                if self.written_by_plan(service, lk.collection, rec, out):
+                    continue  # reading back what the request just had the agent write tells nothing
             elif not existing:
                 template = self.template(service, lk.collection)
                 if template is None or not _scalar(template.get(out)):
