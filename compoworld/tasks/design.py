@@ -70,7 +70,6 @@ class Designer:
         self.visits: list[str] = []
         self.next_roles: dict[str, set[str]] = {}  # set by `consumable` for the visit being designed
         self.last_failure = ""
-        self.chained_only = False  # a visit mid-walk must go on from the carried value (see `design`)
         self.require_stale = require_stale
         self.policy_p = policy_p
         self.literals: set[str] = set()
@@ -898,30 +897,11 @@ class Designer:
                 options.sort(key=lambda s: s in visits)
             # First a visit that goes on from the value in hand; a fresh, unrelated lookup only where no
             # service allowed next can take it (each one leaves a value that only the closing report uses).
-            moved = False
-            for chained_only in ((True, False) if carry is not None else (False,)):
-                for service in options:
-                    # Hand on only what a service allowed next can take in.
-                    nxt = self.allowed(visits + [service], selected, length) if i < length - 1 else []
-                    out_sems = self.consumable(nxt, last=i + 1 == length - 1)
-                    mark = self.mark()
-                    self.chained_only = chained_only
-                    try:
-                        carry = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits)
-                    except DesignError as exc:
-                        self.restore(mark)
-                        self.last_failure = exc.reason
-                        continue
-                    visits.append(service)
-                    self.carries.append(carry)
-                    if i < length - 1:
-                        self.d.edge_types.append(carry.sem)
-                    moved = True
-                    break
-                if moved:
-                    break
-            if not moved:
+            passes = (True, False) if carry is not None else (False,)
+            moved = next((c for only in passes if (c := self.next_visit(i, options, visits, selected, carry, only)) is not None), None)
+            if moved is None:
                 raise DesignError(f"stuck at visit {i}" if i else "no first lookup")
+            carry = moved
         if not self.d.stale and self.require_stale:
             raise DesignError("no stale revisit")
         self.visits = visits
@@ -1078,7 +1058,31 @@ class Designer:
         if any(evaluate(c.check, start, start) for c in self.d.criteria if c.kind == "goal" and c.check.kind != "answer_mentions"):
             raise DesignError("goal holds initially")
 
-    def visit(self, i: int, service: str, carry: Carry | None, out_sems: list[str], last: bool, revisit: bool) -> Carry:
+    def next_visit(self, i: int, options: list[str], visits: list[str], selected: list[str], carry: Carry | None,
+                   chained_only: bool) -> Carry | None:
+        """Visit the first of `options` whose step simulates (recording it in `visits`); None when none does."""
+        length = len(self.walk.visits)
+        for service in options:
+            # Hand on only what a service allowed next can take in.
+            nxt = self.allowed(visits + [service], selected, length) if i < length - 1 else []
+            out_sems = self.consumable(nxt, last=i + 1 == length - 1)
+            mark = self.mark()
+            try:
+                moved = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits,
+                                   chained_only=chained_only)
+            except DesignError as exc:
+                self.restore(mark)
+                self.last_failure = exc.reason
+                continue
+            visits.append(service)
+            self.carries.append(moved)
+            if i < length - 1:
+                self.d.edge_types.append(moved.sem)
+            return moved
+        return None
+
+    def visit(self, i: int, service: str, carry: Carry | None, out_sems: list[str], last: bool, revisit: bool,
+              chained_only: bool = False) -> Carry:
         if carry is None:
             return self.first_lookup(i, service, out_sems)
         if last:
@@ -1088,7 +1092,7 @@ class Designer:
             updated = self.revisit_update(i, service, carry, out_sems)
             if updated is not None:
                 return updated
-        return self.middle(i, service, carry, out_sems)
+        return self.middle(i, service, carry, out_sems, chained_only)
 
     @staticmethod
     def allowed(visits: list[str], selected: list[str], length: int) -> list[str]:
@@ -1117,10 +1121,11 @@ class Designer:
         self.next_roles = roles
         return sorted(t for t in roles if _joinable(t))
 
-    def middle(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry:
+    def middle(self, i: int, service: str, carry: Carry, out_sems: list[str], chained_only: bool = False) -> Carry:
         """A visit mid-walk uses the carried value and hands on the next one. Preferred: a lookup keyed on
         it (after writing with it, sometimes). Else it writes with the value, or (unless the value has
-        just replaced a stale one, which must be used) only reads, handing on a named record's field."""
+        just replaced a stale one, which must be used) only reads, handing on a named record's field;
+        with `chained_only` it must go on from the carried value, and fails rather than only read."""
         if carry.var in self.d.stale:  # the updated value must reach a checked write, or staleness is moot
             self.action(i, service, carry)
         elif self.rng.random() < self.write_p:
@@ -1128,7 +1133,7 @@ class Designer:
         try:
             return self.keyed_lookup(i, service, carry, out_sems)
         except DesignError:
-            if self.chained_only:
+            if chained_only:
                 raise
         return self.first_lookup(i, service, out_sems)
 

@@ -362,8 +362,10 @@ def factory_report(tasks: list[Task], rejected: list[Rejection], seconds: float,
             acc[1] += k
     classes = classes if classes is not None else library_of(tasks)
     worlds, planted = world_reports(tasks, classes)
+
     def collection_of(step: Any) -> str | None:
         return profile(classes[step.service]).collection_of(step.tool)
+
     return FactoryReport(
         designed=len(tasks) + sum(r.phase == "probe" for r in rejected),
         accepted=len(tasks),
