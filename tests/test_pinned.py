@@ -14,7 +14,9 @@ records had to pass the role check; then trajectories and their scores alone, wh
 reached a tool (an unknown name, arguments the schema refuses) stopped moving the clock; then tasks
 and everything scored from them, when chains stopped going back through another service to the kind of
 record or the value they started from (round trips, echoes) and lookups stopped reading back records
-the plan itself made. A change here means generated data
+the plan itself made. On 2 Dec (second session) tasks and everything scored from them, when a task
+got one motif per kind of record and groups of one record's children (the deals of a company found by
+its name). A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

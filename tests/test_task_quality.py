@@ -714,3 +714,45 @@ def test_records_are_named_in_the_singular() -> None:
         ["video", "schema", "web_workflow", "emoji", "row"]
     assert [spoken_entity(w) for w in ("news", "canvas", "status", "analysis", "alias", "bus")] == \
         ["news", "canvas", "status", "analysis", "alias", "bus"]
+
+
+# -- motifs: one per kind of record; groups of one record's children -------------------------------
+
+def _group_listings(task: Task) -> list[PlanStep]:
+    """The steps that list a motif's group: one lookup reading fields of 4 or more records, each matched by its id."""
+    return [s for s in task.plan if s.purpose == "lookup" and len({str(ex.match["id"]) for ex in s.extract if "id" in ex.match}) >= 4]
+
+
+def test_a_task_has_one_motif_per_kind_of_record(batch) -> None:
+    """Six fan-outs over helpdesk tickets, each naming another company, read as one chore repeated:
+    130 of 294 library tasks had five repeats before this rule. A task now works on (or reports over)
+    each kind of record once, and most tasks still have more than one motif."""
+    tasks, _, _ = batch
+    kinds = [[(s.service, s.tool) for s in _group_listings(t)] for t in tasks]
+    assert all(len(k) == len(set(k)) for k in kinds), [k for k in kinds if len(k) != len(set(k))][:3]
+    assert sum(len(k) >= 2 for k in kinds) >= len(tasks) // 2
+
+
+def test_a_group_of_one_records_children_is_found_through_that_record_by_its_name(batch) -> None:
+    """'Every deal in crm of the company with name X': the request names the company; the agent looks
+    up its id, then lists the deals with it. The company is one of the seeded world's records that the
+    task neither planted nor changed (a planted rule document is no company), and its id is never said."""
+    tasks, _, _ = batch
+    seen = 0
+    for t in tasks:
+        for k, step in enumerate(t.plan):
+            if step not in _group_listings(t):
+                continue
+            key = next(v["$var"] for v in step.arguments.values() if isinstance(v, dict) and "$var" in v) \
+                if any(isinstance(v, dict) and "$var" in v for v in step.arguments.values()) else None
+            parent = next((s for s in t.plan[:k] for ex in s.extract if ex.var == key and ex.field == "id"), None)
+            if parent is None:
+                continue
+            seen += 1
+            assert parent.service == step.service
+            named = next(v for v in parent.arguments.values() if isinstance(v, str))
+            assert f"with {next(iter(parent.extract[0].match))} '{named}'".replace("_", " ") in t.instruction, (t.id, named)
+            assert str(t.bindings[key]) not in t.instruction
+            planted = {rid for colls in t.initial_state.get(parent.service, {}).values() for rid in colls}
+            assert t.bindings[key] not in planted, (t.id, t.bindings[key])
+    assert seen >= 3

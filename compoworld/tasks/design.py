@@ -561,7 +561,7 @@ class Designer:
         for p, v in list(args.items()):
             sem = spec.param_semantics.get(p, "")
             if p != param and sem.startswith(f"{service}.") and isinstance(v, str):
-                found = self._resolve_id(i, service, sem, v)
+                found = self.resolve_id(i, service, sem, v)
                 if found is None:
                     raise DesignError(f"no named lookup for {sem}")
                 step, var, desc = found
@@ -797,7 +797,9 @@ class Designer:
                 for source in (f"{sem}@{role}" if role else "", f"{sem}#{fld}", sem)]
         return found
 
-    def _resolve_id(self, i: int, service: str, sem: str, rid: str) -> tuple[PlanStep, str, tuple[str, str]] | None:
+    def resolve_id(self, i: int, service: str, sem: str, rid: str) -> tuple[PlanStep, str, tuple[str, str]] | None:
+        """The lookup that finds record `rid` (an id of type `sem`) by a name a person would use, unique
+        in its table: (step, the id's variable, (entity, "name 'X'")); None when it has no such name."""
         entity = sem.split(".", 1)[1][: -len("_id")]
         prof = self.profiles[service]
         for lk in prof.lookups:
@@ -935,9 +937,10 @@ class Designer:
         up to `motifs` of them, each on a different value the walk carried."""
         from compoworld.tasks.motifs import MotifError, add_group_motif
 
+        taken: set[tuple[str, str]] = set()
         for _ in range(self.motifs):
             try:
-                add_group_motif(self, self.carries, self.rng, visit)
+                taken.add(add_group_motif(self, self.carries, self.rng, visit, taken))
             except MotifError:
                 return
 

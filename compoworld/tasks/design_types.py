@@ -27,6 +27,7 @@ class Carry:
     service: str
     visit: int
     role: str = ""  # whose value it is (an employee's email, a vendor's name): see `compoworld.services.cast`
+    via: str = ""  # how the request names a record this id belongs to ("of the company with name 'Horizon Foods'")
 
 
 def joinable(sem: str) -> bool:

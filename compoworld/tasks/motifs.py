@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, AbstractSet, Any
 
 from compoworld.services.cast import PERSON_ROLES, cast
 from compoworld.services.world_check import past_field, person_pairs
@@ -67,6 +67,12 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
         for lk in prof.lookups:
             sems = prof.field_sems.get(lk.collection, {})
             key_sem = sems.get(lk.key_field, "")
+            if key_sem.startswith(f"{service}.") and lk.path:  # another record's children, listed by its id
+                if _parent_collection(designer, service, key_sem) is not None:  # no value yet: `_parent` picks the record
+                    ranks = _ranks(sems, lk.key_field)
+                    out += [(Site(service, lk, rank, sems[rank], _updates(designer, service, lk, ranks), _second(sems, ranks, rank)),
+                             Carry("", key_sem, None, lk.key_field, "", "", -1)) for rank in ranks]
+                continue
             if key_sem not in GROUP_KEYS:
                 continue
             carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service
@@ -78,19 +84,53 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
                 carry = Carry("", key_sem, value, lk.key_field, "", "", -1, role) if value is not None else None
             if not lk.path or carry is None:
                 continue
-            ranks = [f for f, s in sems.items() if s in RANK_SEMS and f != lk.key_field and (not f.endswith("_at") or "due" in f)]
-            if not ranks:
-                continue
-            specs = designer.d.env.services[service].specs()
-            # Only updates a request can fully determine: the target and the one value to set.
-            updates = [(a, p, f) for a in prof.actions if a.op == "changed" and a.collection == lk.collection and a.target_param
-                       for p, f in a.param_fields.items() if p != a.target_param and f not in ranks and f != lk.key_field
-                       and _choices(specs[a.tool.split("__", 1)[1]], p)
-                       and set(specs[a.tool.split("__", 1)[1]].input_schema.get("required", [])) <= {a.target_param, p}]
-            for rank in ranks:
-                second = next((f for f in ranks if f != rank and sems[f] in ("date", "datetime")), "")
-                out.append((Site(service, lk, rank, sems[rank], updates[0] if updates else None, second), carry))
+            ranks = _ranks(sems, lk.key_field)
+            out += [(Site(service, lk, rank, sems[rank], _updates(designer, service, lk, ranks), _second(sems, ranks, rank)), carry)
+                    for rank in ranks]
     return out
+
+
+def _ranks(sems: dict[str, str], key_field: str) -> list[str]:
+    """The fields a group is ranked by: amounts, quantities and dates (of timestamps, only due dates)."""
+    return [f for f, s in sems.items() if s in RANK_SEMS and f != key_field and (not f.endswith("_at") or "due" in f)]
+
+
+def _second(sems: dict[str, str], ranks: list[str], rank: str) -> str:
+    """A date field besides `rank`, for choices under two constraints ("" if none)."""
+    return next((f for f in ranks if f != rank and sems[f] in ("date", "datetime")), "")
+
+
+def _updates(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> tuple[Action, str, str] | None:
+    """The first update a request can fully determine: the target and the one value to set."""
+    prof = designer.profiles[service]
+    specs = designer.d.env.services[service].specs()
+    return next(((a, p, f) for a in prof.actions if a.op == "changed" and a.collection == lk.collection and a.target_param
+                 for p, f in a.param_fields.items() if p != a.target_param and f not in ranks and f != lk.key_field
+                 and _choices(specs[a.tool.split("__", 1)[1]], p)
+                 and set(specs[a.tool.split("__", 1)[1]].input_schema.get("required", [])) <= {a.target_param, p}), None)
+
+
+def _parent_collection(designer: Designer, service: str, id_sem: str) -> str | None:
+    """The collection whose records an id of this type names (`crm.company_id` -> companies)."""
+    entity = id_sem.split(".", 1)[1].removesuffix("_id")
+    return next((c for c in designer.profiles[service].field_sems if designer.table(service, c).entity == entity), None)
+
+
+def _parent(designer: Designer, site: Site, rng: random.Random, visit: int) -> Carry:
+    """A group of one record's children (the deals of a company): the request names that record as a
+    person would, by its name, and the agent looks its id up before listing the group."""
+    sem = designer.profiles[site.service].field_sems[site.lookup.collection][site.lookup.key_field]
+    coll = _parent_collection(designer, site.service, sem)
+    table = designer.table(site.service, coll)  # type: ignore[arg-type]
+    # A record of the seeded world the plan has not touched: not a planted rule or decoy, nothing the request had made.
+    ids = sorted(rid for rid, rec in designer.d.initial.get(site.service, {}).get(coll, {}).items() if table.get(rid) == rec)
+    for rid in rng.sample(ids, min(len(ids), 4)):
+        found = designer.resolve_id(visit, site.service, sem, rid)
+        if found is not None:
+            step, var, (entity, named) = found
+            designer.run(step)
+            return Carry(var, sem, rid, "id", entity, site.service, visit, via=f"of the {_h(entity)} with {named}")
+    raise MotifError("no parent named uniquely")
 
 
 class Group:
@@ -98,7 +138,7 @@ class Group:
 
     def __init__(self, designer: Designer, site: Site, carry: Carry, rng: random.Random, visit: int) -> None:
         self.d, self.site, self.carry, self.rng, self.visit = designer, site, carry, rng, visit
-        if carry.var:  # the request names the group by "that <field>": the lookup that found it stays a sentence
+        if carry.var and not carry.via:  # the request names the group by "that <field>": the lookup that found it stays a sentence
             designer.d.mentioned.add(carry.var)
         self.members: list[dict[str, Any]] = []
         self.ids: list[str] = []
@@ -264,9 +304,17 @@ def prune(designer: Designer, step: PlanStep) -> None:
     step.extract = [ex for ex in step.extract if ex.var in used]
 
 
-def add_group_motif(designer: Designer, carries: list[Carry], rng: random.Random, visit: int) -> None:
-    """Add one motif on a group the walk leads to; raises MotifError when none fits."""
-    options = sites(designer, carries)
+def motif_kind(site: Site) -> tuple[str, str]:
+    """The kind of record a motif works on or reports over. A task has one motif per kind: six
+    fan-outs over tickets, each naming another company, read as one chore repeated six times."""
+    return site.service, site.lookup.collection
+
+
+def add_group_motif(designer: Designer, carries: list[Carry], rng: random.Random, visit: int,
+                    taken: AbstractSet[tuple[str, str]] = frozenset()) -> tuple[str, str]:
+    """Add one motif on a group the walk leads to; returns its `motif_kind`. A kind in `taken` is not
+    added again. Raises MotifError when none fits."""
+    options = [o for o in sites(designer, carries) if motif_kind(o[0]) not in taken]
     rng.shuffle(options)
     options.sort(key=lambda o: o[0].update is None)  # work on the group before reports on it
     for site, carry in [o for o in options[:6] for _ in range(2)]:  # a second try draws another template
@@ -276,7 +324,7 @@ def add_group_motif(designer: Designer, carries: list[Carry], rng: random.Random
             prune(designer, read)
             if not designer.replays():  # a planted record changed what an earlier lookup finds
                 raise MotifError("plants make a lookup ambiguous")
-            return
+            return motif_kind(site)
         except (MotifError, DesignError) as exc:
             designer.restore(mark)
             designer.last_failure = getattr(exc, "reason", str(exc))
@@ -289,6 +337,8 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
     values = _rank_values(designer, site, n, rng)
     kinds = ["report"] if site.update is None else ["top", "top", "all", "all", "recover", "except", "except"]
     kind = rng.choice(kinds)
+    if carry.value is None:  # a group of another record's children: that record first
+        carry = _parent(designer, site, rng, visit)
     g = Group(designer, site, carry, rng, visit)
     ent = _h(designer.entity(site.service, site.lookup.collection))
     plural = ent[:-1] + "ies" if ent.endswith("y") and ent[-2:-1] not in "aeiou" else ent + ("es" if ent.endswith("s") else "s")
@@ -542,6 +592,8 @@ def _day(text: str) -> str:
 def _for(carry: Carry, key: str) -> str:
     """How the request names the group: by the field that holds the key, and the value found earlier
     (or the value itself), so two groups keyed by the same value in different fields stay apart."""
+    if carry.via:
+        return carry.via
     if carry.var:
         return f"whose {_h(key)} is that {_h(carry.field)}" if key != carry.field else f"with that {_h(key)}"
     return f"whose {_h(key)} is {carry.value}"
@@ -551,7 +603,7 @@ def _for_report(designer: Designer, carry: Carry, key: str) -> str:
     """How the closing report names a group: as the request did, or, when the task reads more than
     one value of the carried field ("that email" could be any of three), by whose value it is
     ("whose customer email is the email of the contact 'Lucas Okafor'")."""
-    found = next(((st, e) for st in designer.d.plan for e in st.extract if e.var == carry.var), None) if carry.var else None
+    found = next(((st, e) for st in designer.d.plan for e in st.extract if e.var == carry.var), None) if carry.var and not carry.via else None
     if found is None or designer.times_read(found[1].field) <= 1:
         return _for(carry, key)
     st, e = found
