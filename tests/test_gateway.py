@@ -14,7 +14,9 @@ from compoworld.rollout import LiteLLMAgent, PerturbedPolicy, ReferenceTeacher, 
 from compoworld.rollout.agents import guessed_name
 from compoworld.rollout.trajectory import Trajectory
 from compoworld.services import Collection, Environment, Service, ToolError, compose, tool
+from compoworld.services.registry import get_service
 from compoworld.services.gateway import DISCOVERY_TOOLS, META_SPECS, META_TOOLS, ONE_LINE_CHARS, Gateway, one_line
+from compoworld.tasks.factory import build_env
 from compoworld.tasks.model import Task
 from compoworld.tasks.mutation import answer_of
 from compoworld.tasks.solution import pick, resolve, taken
@@ -56,10 +58,33 @@ def test_list_services_and_list_tools_name_without_schemas() -> None:
     specs = g.env.tool_specs()
     for service in SERVICES:
         tools = _data(_call(g, "list_tools", {"service": service}))
-        expected = [n for n in specs if n.startswith(f"{service}__")]
+        expected = [g.shown[n] for n in specs if n.startswith(f"{service}__")]
         assert tools["service"] == service and list(tools["tools"]) == expected
         for name, line in tools["tools"].items():  # a one-line description, no schema
-            assert isinstance(line, str) and line == one_line(specs[name].description) and len(line) <= ONE_LINE_CHARS
+            spec = specs[g.namespaced(name)]  # type: ignore[index]
+            assert isinstance(line, str) and line == one_line(spec.description) and len(line) <= ONE_LINE_CHARS
+
+
+def test_tools_are_shown_by_their_own_names_unless_two_services_share_one() -> None:
+    """As in the paper's trajectories: `search_companies`, not `crm__search_companies`; a name two
+    mounted services share (`list_comments` of helpdesk and of projects) keeps its service. Either
+    name of a tool reaches the same tool, and no two tools are shown alike."""
+    g = Gateway(Environment([get_service(s) for s in ("helpdesk", "projects", "crm")], seed=0))
+    assert g.shown["crm__search_companies"] == "search_companies"
+    assert g.shown["helpdesk__list_comments"] == "helpdesk__list_comments" and g.shown["projects__list_comments"] == "projects__list_comments"
+    assert len(set(g.shown.values())) == len(g.shown)
+    for name, shown in g.shown.items():
+        assert g.namespaced(shown) == g.namespaced(name) == name
+        assert _data(_call(g, "describe_tool", {"tool": name}))["name"] == shown
+    listed = _data(_call(g, "list_tools", {"service": "projects"}))["tools"]
+    assert "projects__list_comments" in listed and "list_tasks" in listed
+    by_own = _call(g, "call_tool", {"tool_name": "search_companies", "arguments": {"limit": 2}})
+    by_full = _call(g, "call_tool", {"tool_name": "crm__search_companies", "arguments": {"limit": 2}})
+    assert by_own.ok and by_own.content == by_full.content
+    unknown = _call(g, "call_tool", {"tool_name": "search_company", "arguments": {}})
+    assert unknown.error_kind == "unknown_tool" and "search_companies" in unknown.content and "list_tools" in unknown.content
+    ambiguous = _call(g, "describe_tool", {"tool": "list_comments"})  # shared: its service must be said
+    assert ambiguous.error_kind == "unknown_tool" and "helpdesk__list_comments" in ambiguous.content
 
 
 def test_one_line_keeps_the_first_sentence_within_the_limit() -> None:
@@ -78,7 +103,7 @@ def test_describe_tool_gives_the_full_schema() -> None:
     g = _gateway()
     for name, spec in g.env.tool_specs().items():
         described = _data(_call(g, "describe_tool", {"tool": name}))
-        assert described == {"name": name, "description": spec.description, "input_schema": spec.input_schema,
+        assert described == {"name": g.shown[name], "description": spec.description, "input_schema": spec.input_schema,
                              "read_only": spec.read_only}
 
 
@@ -192,7 +217,8 @@ def test_gateway_teacher_discovers_then_passes_every_criterion(tasks: list[Task]
         assert t.success and t.partial_credit == 1.0 and all(c.passed for c in t.criteria) and t.failed_calls == d.failed_calls
         assert t.discover_mode == "gateway" and t.tools == Gateway.tools_openai()
         # The service calls are the direct ones, made through call_tool: same final state, same score.
-        assert [(a["tool_name"], a["arguments"]) for n, a in _calls(t) if n == "call_tool"] == _calls(d)
+        gw = Gateway(build_env(next(x for x in tasks if x.id == t.task_id), classes))
+        assert [(gw.namespaced(a["tool_name"]), a["arguments"]) for n, a in _calls(t) if n == "call_tool"] == _calls(d)
         assert t.final_state_hash == d.final_state_hash
         assert t.id != d.id and t.group_id != d.group_id and t.id == t.content_id()
         # Discovery as a careful agent does it: services listed once, first; a service's tools listed
@@ -206,7 +232,7 @@ def test_gateway_teacher_discovers_then_passes_every_criterion(tasks: list[Task]
                 assert args["service"] not in listed
                 listed.add(args["service"])
             elif name == "describe_tool":
-                assert args["tool"] not in described and args["tool"].split("__")[0] in listed
+                assert args["tool"] not in described and gw.namespaced(args["tool"]).split("__")[0] in listed  # type: ignore[union-attr]
                 described.add(args["tool"])
             elif name == "call_tool":
                 assert args["tool_name"] in described

@@ -284,7 +284,7 @@ def test_gateway_mode_serves_the_four_meta_tools_and_calls_through() -> None:
         assert entry["annotations"]["readOnlyHint"] is (name != "call_tool")
     services, tools, described, unknown_service, not_a_meta_tool = discovered
     assert [s["name"] for s in services.structured_content["services"]] == ["crm", "email"]
-    assert list(tools.structured_content["tools"]) == [n for n in served.tool_specs() if n.startswith("crm__")]
+    assert list(tools.structured_content["tools"]) == [n.removeprefix("crm__") for n in served.tool_specs() if n.startswith("crm__")]
     assert described.structured_content["input_schema"] == served.tool_specs()["crm__create_company"].input_schema
     assert unknown_service.is_error and unknown_service.meta[ERROR_KIND_META] == "not_found"
     assert not_a_meta_tool.is_error  # not served: the MCP server itself refuses it, as any unknown tool

@@ -17,6 +17,7 @@ import orjson
 
 from compoworld.rollout.trajectory import Episode
 from compoworld.services.environment import SEP, DiscoverMode, Observation
+from compoworld.services.gateway import Gateway
 from compoworld.services.registry import get_service
 from compoworld.tasks.model import PlanStep, Task
 from compoworld.rollout.narration import reasoning, summary, var_fields
@@ -105,7 +106,9 @@ class GatewayCalls:
     A slip first makes the failed call of its kind; the agent reads the error and recovers."""
 
     def __init__(self, episode: Episode) -> None:
+        assert isinstance(episode.env, Gateway), "GatewayCalls plays an episode on a gateway"
         self.episode = episode
+        self.gateway = episode.env
         self.services_listed = False
         self.listed: set[str] = set()  # services whose tools were listed
         self.described: set[str] = set()  # tools whose schema was read
@@ -113,6 +116,7 @@ class GatewayCalls:
     def call(self, tool: str, arguments: dict[str, Any], reasoning: str, slip: Slip | None = None) -> Observation:
         service, _, bare = tool.partition(SEP)
         readable = bare.replace("_", " ")
+        shown = self.gateway.shown[tool]  # the name list_tools gives it
         if not self.services_listed:
             self.episode.call("list_services", {}, "Let me see which services are available.")
             self.services_listed = True
@@ -124,14 +128,14 @@ class GatewayCalls:
             self.listed.add(service)
         if slip is not None and slip.kind == "guess_argument" and tool not in self.described:
             guessed = {guessed_name(k, tool) if k == slip.detail else k: v for k, v in arguments.items()}
-            obs = self.run(tool, guessed, reasoning)
+            obs = self.run(shown, guessed, reasoning)
             if obs.ok:  # the guess happened to be a real parameter: the call is done
                 return obs
             reasoning = f"I guessed an argument name wrong; now that I have its schema, I'll call {readable} again."
         if tool not in self.described:
-            self.episode.call("describe_tool", {"tool": tool}, f"Let me check the arguments of {readable} before I call it.")
+            self.episode.call("describe_tool", {"tool": shown}, f"Let me check the arguments of {readable} before I call it.")
             self.described.add(tool)
-        return self.run(tool, arguments, reasoning)
+        return self.run(shown, arguments, reasoning)
 
     def run(self, tool: str, arguments: dict[str, Any], reasoning: str) -> Observation:
         return self.episode.call("call_tool", {"tool_name": tool, "arguments": arguments}, reasoning)

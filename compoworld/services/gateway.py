@@ -6,6 +6,10 @@ released trajectories: `list_services()` names the mounted services, `list_tools
 their tools' names and one-line descriptions (no schema), `describe_tool(tool)` gives one tool's full
 schema, and `call_tool(tool_name, arguments)` runs it.
 
+Tools are listed, described and called by their own names (`search_posts`, not
+`discourse__search_posts`), as in the paper's trajectories; a name two mounted services share is
+qualified with its service (`crm__list_notes`), and the qualified name of any tool is accepted too.
+
 `Gateway.step` keeps `Environment.step`'s contract: it never raises and a failed call changes
 nothing. Discovery only reads the catalog, so it neither changes the state nor ticks the clock;
 `call_tool` is exactly one `Environment.step` of the named tool (same state change, same
@@ -15,7 +19,9 @@ the same service calls made directly.
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections import Counter
 from typing import Any, ClassVar
 
 import orjson
@@ -56,7 +62,7 @@ class ServiceList(TypedDict):
 
 class ToolList(TypedDict):
     service: str
-    tools: dict[str, str]  # full tool name -> one-line description
+    tools: dict[str, str]  # tool name as the gateway shows it -> one-line description
 
 
 class ToolDescription(TypedDict):
@@ -93,6 +99,25 @@ class Gateway:
 
     def __init__(self, env: Environment) -> None:
         self.env = env
+        own = Counter(name.partition(SEP)[2] for name in env.tool_specs())
+        # The name each tool is shown by: its own, unless another mounted service has a tool of that name.
+        self.shown: dict[str, str] = {name: bare if own[bare] == 1 and SEP not in bare else name
+                                      for name in env.tool_specs() for bare in [name.partition(SEP)[2]]}
+        self._namespaced = {shown: name for name, shown in self.shown.items()} | {name: name for name in self.shown}
+
+    def namespaced(self, tool: str) -> str | None:
+        """The environment's name of a tool named as the gateway shows it (or already namespaced)."""
+        return self._namespaced.get(tool)
+
+    def unknown_tool_message(self, tool: str) -> str:
+        """Why `tool` names no tool here, with the names an agent probably meant."""
+        if SEP in tool:  # a qualified name: what a direct call of it answers
+            return self.env.unknown_tool_message(tool)
+        names = list(self.shown.values())
+        near = sorted({n for n in names if tool in n or n.rpartition(SEP)[2] in tool}
+                      | set(difflib.get_close_matches(tool, names, 5, 0.8))) if tool else []
+        hint = f" Tools like it: {', '.join(near[:5])}." if near else ""
+        return f"unknown tool '{tool}'.{hint} list_tools(service) names a service's tools; services here: {', '.join(self.env.services)}."
 
     # -- the meta-tools (their docstrings and signatures are what the agent is shown) -------------
     @tool(read_only=True)
@@ -111,7 +136,7 @@ class Gateway:
         if service not in self.env.services:
             raise NotFoundError(f"no service '{service}'; services here: {', '.join(self.env.services)}")
         prefix = f"{service}{SEP}"
-        return {"service": service, "tools": {name: one_line(spec.description)
+        return {"service": service, "tools": {self.shown[name]: one_line(spec.description)
                                               for name, spec in self.env.tool_specs().items() if name.startswith(prefix)}}
 
     @tool(read_only=True)
@@ -119,12 +144,13 @@ class Gateway:
         """Describe one tool: its description, the JSON schema of its arguments, and whether it only reads.
 
         Args:
-            tool: a full tool name from list_tools (service__tool)
+            tool: a tool name from list_tools
         """
-        spec = self.env.tool_specs().get(tool)
-        if spec is None:
-            raise UnknownToolError(self.env.unknown_tool_message(tool))
-        return {"name": tool, "description": spec.description, "input_schema": spec.input_schema,
+        name = self.namespaced(tool)
+        if name is None:
+            raise UnknownToolError(self.unknown_tool_message(tool))
+        spec = self.env.tool_specs()[name]
+        return {"name": self.shown[name], "description": spec.description, "input_schema": spec.input_schema,
                 "read_only": spec.read_only}
 
     @tool(destructive=True)
@@ -132,11 +158,14 @@ class Gateway:
         """Run one tool of a service with its arguments; returns that tool's result.
 
         Args:
-            tool_name: a full tool name from list_tools (service__tool)
+            tool_name: a tool name from list_tools
             arguments: the tool's arguments as a JSON object, as describe_tool's input_schema says ({} for none)
         """
+        name = self.namespaced(tool_name)
+        if name is None:  # what a direct call of an unknown tool answers (nothing ran, no time passed)
+            return error_observation(tool_name, self.unknown_tool_message(tool_name), "unknown_tool")
         # The observation of the service tool itself: errors, state change and text are a direct call's.
-        return self.env.step({"name": tool_name, "arguments": arguments})
+        return self.env.step({"name": name, "arguments": arguments})
 
     # -- the one path every call takes ------------------------------------------------------------
     def step(self, call: Any) -> Observation:
@@ -162,8 +191,9 @@ class Gateway:
         return Observation(name, True, content, result)
 
     def _not_a_meta_tool(self, name: str) -> str:
-        if name in self.env.tool_specs():
-            return (f"'{name}' is not called directly here: run it with call_tool(tool_name='{name}', arguments={{...}}) "
+        tool = self.namespaced(name)
+        if tool is not None:
+            return (f"'{name}' is not called directly here: run it with call_tool(tool_name='{self.shown[tool]}', arguments={{...}}) "
                     "after describe_tool shows its arguments.")
         return f"unknown tool '{name}'. The tools here are {', '.join(META_TOOLS)}; start with list_services."
 
