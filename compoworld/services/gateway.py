@@ -128,7 +128,7 @@ class Gateway:
 
     @tool(read_only=True)
     def list_tools(self, service: str) -> ToolList:
-        """List a service's tools: each tool's full name with a one-line description, without its schema.
+        """List a service's tools: each tool's name with a one-line description, without its schema.
 
         Args:
             service: a service name from list_services
