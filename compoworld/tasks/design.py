@@ -302,6 +302,13 @@ class Designer:
         options = named + by_value
         if self.rng.random() < 0.7:  # records that can be updated later make a stale revisit possible
             options.sort(key=lambda lk: not self.updatable(service, lk.collection))
+        ent_of = {lk.collection: self.entity(service, lk.collection) for lk in options}
+        # An unrelated lookup of a kind the request already made ("the email of the candidate 'Elif Smith'
+        # ... the email of the candidate 'Omar Smith'") reads as the same errand again: one of each kind,
+        # except in a service that offers a single kind of lookup (many compiled services do).
+        made = {(ph.entity, ph.key_field) for ph in self.d.phrases if ph.kind == "find" and ph.service == service}
+        if len({(ent_of[lk.collection], lk.key_field) for lk in options}) > 1:
+            options = [lk for lk in options if (ent_of[lk.collection], lk.key_field) not in made]
         for lk in options:
             fields = self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field})
             # Named records come from the world as it starts, never from what the plan itself created.
