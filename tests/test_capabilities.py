@@ -221,14 +221,18 @@ def test_the_gate_accepts_only_tasks_whose_rubric_kills_every_mutant(batch) -> N
 
 
 def test_a_rubric_without_its_unchanged_checks_is_rejected(batch) -> None:
-    """Dropping the record_unchanged criteria of a task with decoys lets the touch-a-decoy mutant
-    through, and the gate rejects the task."""
+    """Dropping the record_unchanged criteria of tasks with decoys lets a mutant through in most of them,
+    and the gate rejects those tasks. (Where the work's own goal criteria already catch every mutant,
+    for instance one that moves a write to a decoy and so leaves the target unchanged, it does not.)"""
     tasks, _, _ = batch
-    t = next(t for t in tasks if any(c.check.kind == "record_unchanged" for c in t.rubric)
-             and probe_detail(t)["mutants_by_kind"].get("decoy"))
-    weak = t.model_copy(update={"rubric": [c for c in t.rubric if c.check.kind != "record_unchanged"]})
-    problems, detail = probe(weak, CLASSES, require_all_mutants_killed=True)
-    assert any(p.startswith("mutant survives: ") for p in problems), problems
+    with_decoys = [t for t in tasks if any(c.check.kind == "record_unchanged" for c in t.rubric)
+                   and probe_detail(t)["mutants_by_kind"].get("decoy")]
+    rejected = 0
+    for t in with_decoys:
+        weak = t.model_copy(update={"rubric": [c for c in t.rubric if c.check.kind != "record_unchanged"]})
+        problems, detail = probe(weak, CLASSES, require_all_mutants_killed=True)
+        rejected += any(p.startswith("mutant survives: ") for p in problems)
+    assert len(with_decoys) >= 10 and rejected >= len(with_decoys) // 2, (rejected, len(with_decoys))
 
 
 def test_no_goal_holds_before_the_agent_acts(batch) -> None:
