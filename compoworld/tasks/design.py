@@ -25,7 +25,7 @@ from compoworld.services.service import Service
 from compoworld.synthesis.naming import is_numbered_name, spoken_entity
 from compoworld.tasks.capabilities import chained
 from compoworld.tasks.checks import evaluate, matching
-from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable, revision_keys, rule_topic
+from compoworld.tasks.design_types import Carry, DesignError, id_entity, joinable as _joinable, revision_keys, rule_topic
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase, write_verb
 from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
@@ -807,7 +807,7 @@ class Designer:
     def resolve_id(self, i: int, service: str, sem: str, rid: str) -> tuple[PlanStep, str, tuple[str, str]] | None:
         """The lookup that finds record `rid` (an id of type `sem`) by a name a person would use, unique
         in its table: (step, the id's variable, (entity, "name 'X'")); None when it has no such name."""
-        entity = sem.split(".", 1)[1][: -len("_id")]
+        entity = id_entity(sem)
         prof = self.profiles[service]
         for lk in prof.lookups:
             table = self.table(service, lk.collection)

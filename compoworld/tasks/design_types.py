@@ -30,6 +30,11 @@ class Carry:
     via: str = ""  # how the request names a record this id belongs to ("of the company with name 'Horizon Foods'")
 
 
+def id_entity(sem: str) -> str:
+    """The kind of record an id type names: `crm.company_id` -> company."""
+    return sem.split(".", 1)[1].removesuffix("_id")
+
+
 def joinable(sem: str) -> bool:
     """A type that can carry a value from one service to another (not free text, not an id)."""
     return bool(sem) and sem not in NON_JOINING and "." not in sem

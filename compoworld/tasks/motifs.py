@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any
 from compoworld.services.cast import PERSON_ROLES, cast
 from compoworld.services.world_check import past_field, person_pairs
 from compoworld.tasks.checks import same
-from compoworld.tasks.design_types import Carry, DesignError, joinable as _joinable
+from compoworld.tasks.design_types import Carry, DesignError, id_entity, joinable as _joinable
 from compoworld.tasks.explore import Action, Lookup
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Cond, Extract, PlanStep, ReportItem, Where
@@ -67,26 +67,27 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
         for lk in prof.lookups:
             sems = prof.field_sems.get(lk.collection, {})
             key_sem = sems.get(lk.key_field, "")
-            if key_sem.startswith(f"{service}.") and lk.path:  # another record's children, listed by its id
-                if _parent_collection(designer, service, key_sem) is not None:  # no value yet: `_parent` picks the record
-                    ranks = _ranks(sems, lk.key_field)
-                    out += [(Site(service, lk, rank, sems[rank], _updates(designer, service, lk, ranks), _second(sems, ranks, rank)),
-                             Carry("", key_sem, None, lk.key_field, "", "", -1)) for rank in ranks]
+            carry: Carry | None
+            if key_sem.startswith(f"{service}."):  # another record's children, listed by its id
+                # no value yet: `_parent` picks the record when the motif is made
+                carry = Carry("", key_sem, None, lk.key_field, "", "", -1) if _parent_collection(designer, service, key_sem) else None
+            elif key_sem in GROUP_KEYS:
+                carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service
+                              and designer.fits(c, service, lk.collection, lk.key_field)  # the group's key in its own role
+                              and not designer.round_trip(c, service, lk.collection)), None)
+                if carry is None and _joinable(key_sem):  # else the request names the key itself
+                    value = designer.unused(service, lk.collection, lk.key_field, key_sem, None)
+                    role = designer.role(service, lk.collection, lk.key_field, key_sem)
+                    carry = Carry("", key_sem, value, lk.key_field, "", "", -1, role) if value is not None else None
+            else:
                 continue
-            if key_sem not in GROUP_KEYS:
-                continue
-            carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service
-                          and designer.fits(c, service, lk.collection, lk.key_field)  # the group's key in its own role
-                          and not designer.round_trip(c, service, lk.collection)), None)
-            if carry is None and _joinable(key_sem):  # else the request names the key itself
-                value = designer.unused(service, lk.collection, lk.key_field, key_sem, None)
-                role = designer.role(service, lk.collection, lk.key_field, key_sem)
-                carry = Carry("", key_sem, value, lk.key_field, "", "", -1, role) if value is not None else None
             if not lk.path or carry is None:
                 continue
             ranks = _ranks(sems, lk.key_field)
-            out += [(Site(service, lk, rank, sems[rank], _updates(designer, service, lk, ranks), _second(sems, ranks, rank)), carry)
-                    for rank in ranks]
+            if not ranks:
+                continue
+            update = _update(designer, service, lk, ranks)
+            out += [(Site(service, lk, rank, sems[rank], update, _second(sems, ranks, rank)), carry) for rank in ranks]
     return out
 
 
@@ -100,7 +101,7 @@ def _second(sems: dict[str, str], ranks: list[str], rank: str) -> str:
     return next((f for f in ranks if f != rank and sems[f] in ("date", "datetime")), "")
 
 
-def _updates(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> tuple[Action, str, str] | None:
+def _update(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> tuple[Action, str, str] | None:
     """The first update a request can fully determine: the target and the one value to set."""
     prof = designer.profiles[service]
     specs = designer.d.env.services[service].specs()
@@ -112,7 +113,7 @@ def _updates(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> 
 
 def _parent_collection(designer: Designer, service: str, id_sem: str) -> str | None:
     """The collection whose records an id of this type names (`crm.company_id` -> companies)."""
-    entity = id_sem.split(".", 1)[1].removesuffix("_id")
+    entity = id_entity(id_sem)
     return next((c for c in designer.profiles[service].field_sems if designer.table(service, c).entity == entity), None)
 
 
