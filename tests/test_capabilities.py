@@ -88,6 +88,11 @@ def test_conditions_decide_branches_from_values() -> None:
     assert holds(Cond(left={"$var": "d2"}, op="le", right="2026-02-15"), b)
     assert holds(Cond(left="1,500", op="gt", right=999), b)  # a limit read out of a document, as text
     assert not holds(Cond(left={"$var": "missing"}, op="gt", right=1), b)
+    # One of the k largest: y (9) and z (7) are the two largest of 5, 9, 7; x is not.
+    assert holds(Cond(left={"$var": "z"}, op="is_max", right=rank, k=2), b)
+    assert not holds(Cond(left={"$var": "x"}, op="is_max", right=rank, k=2), b)
+    assert holds(Cond(left={"$var": "z"}, op="is_min", right=rank, k=2), b)
+    assert not holds(Cond(left={"$var": "y"}, op="is_min", right=rank, k=2), b)
 
 
 # -- capabilities -----------------------------------------------------------------------------------
@@ -144,6 +149,50 @@ def test_fan_out_checks_every_record_it_changes(batch) -> None:
             start = env.state()
             run = execute(t.plan[:k] + t.plan[k + 1:], env)
             assert not all(score(t.rubric, start, env.state(), answer_of(t, run.bindings))), (t.id, k)
+
+
+def test_top_k_selection_changes_exactly_the_k_leaders(batch) -> None:
+    # "issue only the three invoices with the largest total": the k records that lead on the field are
+    # changed and checked, the rest are left alone and checked too.
+    tasks, _, _ = batch
+    picks = [(t, s) for t in tasks for s in t.plan if any(c.op in ("is_max", "is_min") and c.k > 1 for c in s.when)]
+    assert picks
+    for t, step in picks[:6]:
+        cond = next(c for c in step.when if c.k > 1)
+        group = [s for s in t.plan if s.tool == step.tool and any(c.right == cond.right for c in s.when)]
+        taken = [s for s in group if applies(s, t.bindings)]
+        assert len(taken) == cond.k < len(group)
+        ranks = sorted((holds(c.model_copy(update={"k": 1}), t.bindings) for s in taken for c in s.when if c.k > 1))
+        assert ranks.count(True) == 1  # one of them is the leader itself, the others the runners-up
+
+
+def test_transitions_move_a_group_and_are_checked_on_the_state_they_set(batch) -> None:
+    # Write tools that take only the record (reserve, cancel, issue, reimburse) work on groups too: the
+    # explorer learns the state each one moves a record to, and the rubric checks that state.
+    from compoworld.tasks.explore import profile
+
+    moves = {(t.tool, t.field, t.value) for t in profile(CLASSES["invoicing"]).transitions}
+    assert {("invoicing__issue_invoice", "status", "issued"), ("invoicing__void_invoice", "status", "void")} <= moves
+    assert not profile(CLASSES["hr"]).transitions or all(t.tool != "hr__update_employee" for t in profile(CLASSES["hr"]).transitions)
+    tasks, _, _ = batch
+    found = 0
+    for t in tasks:
+        specs = {s.tool for s in t.plan if s.purpose == "update" and len(s.arguments) == 1}
+        for tool in specs:
+            service = tool.split("__", 1)[0]
+            move = next(m for m in profile(CLASSES[service]).transitions if m.tool == tool)
+            verb = tool.split("__", 1)[1].split("_")[0]  # "cancel ..." or "... should be cancelled"
+            assert verb in t.instruction.lower() or f"be {move.value}" in t.instruction, (t.id, tool)
+            assert any(c.check.kind == "field_equals" and c.check.where[0].value == move.value for c in t.rubric)
+            found += 1
+        for k, s in enumerate(t.plan):
+            if s.tool in specs and applies(s, t.bindings):  # skipping any one fails a criterion
+                env = build_env(t, CLASSES)
+                start = env.state()
+                run = execute(t.plan[:k] + t.plan[k + 1:], env)
+                assert not all(score(t.rubric, start, env.state(), answer_of(t, run.bindings))), (t.id, k)
+                break
+    assert found >= 5
 
 
 def test_error_recovery_tasks_refuse_the_direct_call_and_the_teacher_recovers(batch) -> None:

@@ -16,7 +16,9 @@ and everything scored from them, when chains stopped going back through another 
 record or the value they started from (round trips, echoes) and lookups stopped reading back records
 the plan itself made. On 2 Dec (second session) tasks and everything scored from them, when a task
 got one motif per kind of record and groups of one record's children (the deals of a company found by
-its name). A change here means generated data
+its name). On 2 Dec (third session) tasks and everything scored from them, when groups gained
+transitions (cancel, reserve, issue, reimburse), enum updates of optional parameters, top-k selection
+and scheduled dates as ranks. A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -77,6 +77,8 @@ def _decision(cond: Cond, bindings: Mapping[str, Any], fields: Mapping[str, str]
     numeric = isinstance(left, (int, float)) and not isinstance(left, bool)
     relation = (NUMERIC_RELATION if numeric else RELATION).get(cond.op, RELATION.get(cond.op, cond.op))
     if cond.op in ("is_max", "is_min"):
+        if cond.k > 1:
+            return f"Its {name} ({_say(left)}) is among the {cond.k} {'highest' if cond.op == 'is_max' else 'lowest'} of the group."
         return f"Its {name} ({_say(left)}) is {relation}."
     if isinstance(right, list):
         return f"Its {name} is {_say(left)}."

@@ -34,6 +34,8 @@ from compoworld.tasks.solution import applies, execute, pick, resolve, variables
 
 TEXT_SEMS = {"title", "text"}
 TYPE_WEIGHT = {"email": 8.0, "person_name": 4.0, "company_name": 4.0, "title": 2.0, "date": 1.5}
+# (service classes, last visit) -> (roles each type is taken in, the joinable types): see `consumable`; read only
+_CONSUMABLE: dict[tuple[tuple[type, ...], bool], tuple[dict[str, set[str]], list[str]]] = {}
 
 
 @dataclass
@@ -955,7 +957,7 @@ class Designer:
         """State the batch's limit in a rule document of a walked service, next to the revision it
         replaced, whose limit would pick other records; read the one in force. Returns (var,
         service, how the request points to the rule), or None when no walked service keeps documents."""
-        from compoworld.tasks.motifs import MotifError, cut
+        from compoworld.tasks.motifs import MotifError, cut, field_words
 
         below = sum(v <= threshold for v in values)
         try:  # the older limit lets one more record through: one the limit in force keeps unchanged
@@ -966,8 +968,8 @@ class Designer:
         ent = _h(self.entity(site.service, site.lookup.collection))
         topic = f"{ent.capitalize()} {rng.choice(['limits', 'bulk update rules', 'exceptions policy'])}"
         made = self.plant_rule(
-            topic, lambda rev, when: f"Effective {when}, replacing rev. {rev - 1}: a {ent} whose {_h(site.rank)} is {word} {threshold} is handled separately and must not be changed in bulk.",
-            lambda rev, when: f"Rev. {rev}, {when}: a {ent} whose {_h(site.rank)} is {word} {old} is handled separately.",
+            topic, lambda rev, when: f"Effective {when}, replacing rev. {rev - 1}: a {ent} whose {field_words(site.rank)} is {word} {threshold} is handled separately and must not be changed in bulk.",
+            lambda rev, when: f"Rev. {rev}, {when}: a {ent} whose {field_words(site.rank)} is {word} {old} is handled separately.",
             rng.sample(self.walk.services, len(self.walk.services)))
         if made is None:
             return None
@@ -1117,6 +1119,13 @@ class Designer:
         """Types one of these services can take in: as an action's input, or mid-walk also as a lookup
         key. Also sets `next_roles`, the roles each type is taken in, so the value handed on is one
         the next visit can use in its role (see `out_fields`)."""
+        key = (tuple(type(self.d.env.services[s]) for s in services), last)
+        if key not in _CONSUMABLE:  # the same services take in the same types: computed once per run
+            _CONSUMABLE[key] = self._consumable(services, last)
+        self.next_roles, types = _CONSUMABLE[key]
+        return list(types)
+
+    def _consumable(self, services: list[str], last: bool) -> tuple[dict[str, set[str]], list[str]]:
         roles: dict[str, set[str]] = {}
         for s in services:
             prof = self.profiles[s]
@@ -1128,8 +1137,7 @@ class Designer:
                 for lk in prof.lookups:
                     t = prof.field_sems.get(lk.collection, {}).get(lk.key_field, "")
                     roles.setdefault(t, set()).add(self.role(s, lk.collection, lk.key_field, t))
-        self.next_roles = roles
-        return sorted(t for t in roles if _joinable(t))
+        return roles, sorted(t for t in roles if _joinable(t))
 
     def middle(self, i: int, service: str, carry: Carry, out_sems: list[str], chained_only: bool = False) -> Carry:
         """A visit mid-walk uses the carried value and hands on the next one. Preferred: a lookup keyed on

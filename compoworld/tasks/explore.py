@@ -67,6 +67,19 @@ class Action:
     target_param: str = ""
 
 
+@dataclass(frozen=True)
+class Transition:
+    """A write tool that takes only the record (`tool(**{target_param: id})`) and moves its `field`
+    to `value`: issue an invoice (status -> issued), reimburse a report, archive a project."""
+
+    tool: str
+    collection: str
+    target_param: str
+    field: str
+    value: str
+    stamps: tuple[str, ...] = ()  # the other fields the move sets (issue date, reimbursed on)
+
+
 @dataclass
 class ServiceProfile:
     service: str
@@ -75,6 +88,7 @@ class ServiceProfile:
     lookups: list[Lookup]
     actions: list[Action]
     error: str = ""  # why exploring failed, if it did
+    transitions: list[Transition] = field(default_factory=list)
 
     def collection_of(self, tool: str) -> str | None:
         """The collection a lookup tool reads (None for a tool that is no lookup)."""
@@ -239,6 +253,43 @@ def _probe_actions(env: Environment, svc: Service, rng: random.Random) -> list[A
     return out
 
 
+def _probe_transitions(env: Environment, svc: Service, rng: random.Random) -> list[Transition]:
+    """Write tools that need only the record and move its state (see `Transition`). Cancelling is
+    marked destructive but keeps the record, so unlike `_probe_actions` this probes those too."""
+    out: list[Transition] = []
+    pool = values_by_semantics(env)
+    for tname, spec in svc.specs().items():
+        required = spec.input_schema.get("required") or []
+        if spec.read_only or spec.kind != "deterministic" or len(required) != 1:
+            continue
+        sem = spec.param_semantics.get(required[0], "")
+        ids = sorted(rid for t in svc.db.values() if sem == f"{svc.name}.{t.entity}_id" for rid in t.rows)
+        # every record of the kind the move takes (few may be in the state it starts from), else samples
+        for args in ([{required[0]: rid} for rid in ids] or
+                     [sample_arguments(spec, env, rng, pool, optional_p=0.0, service=svc.name) for _ in range(24)]):
+            before = env.state()
+            obs = env.step({"name": f"{svc.name}__{tname}", "arguments": args})
+            if not obs.ok:
+                continue
+            changes = [c for c in diff_states(before, env.state()) if c["service"] == svc.name]
+            env.reset(env.seed, {svc.name: before[svc.name]})
+            main = changes[0] if changes else {}
+            move = _state_field(main["fields"]) if main.get("op") == "changed" and main["id"] == args.get(required[0]) else None
+            if move and main["collection"] != ACTION_LOG and _nameable(svc.db[main["collection"]].entity):
+                out.append(Transition(f"{svc.name}__{tname}", main["collection"], required[0], *move,
+                                      stamps=tuple(sorted(set(main["fields"]) - {move[0]}))))
+            break
+    return out
+
+
+def _state_field(fields: dict[str, tuple[Any, Any]]) -> tuple[str, str] | None:
+    """(field, new value) of the state a transition moves: a word-valued status (`draft` -> `issued`),
+    not a timestamp the move also stamps. None when no single such field changed."""
+    words = [(f, new) for f, (old, new) in fields.items() if isinstance(old, str) and isinstance(new, str)
+             and re.fullmatch(r"[a-z][a-z_]{1,30}", new) and re.fullmatch(r"[a-z][a-z_]{1,30}", old)]
+    return words[0] if len(words) == 1 else None
+
+
 @lru_cache(maxsize=4096)
 def profile(cls: type[Service]) -> ServiceProfile:
     """What one service offers a task designer (cached per service class: exploring is deterministic)."""
@@ -251,6 +302,8 @@ def profile(cls: type[Service]) -> ServiceProfile:
         lookups = _probe_lookups(env, svc, field_sems, key_fields, rng)
         env.reset(0)
         actions = _probe_actions(env, svc, rng)
+        env.reset(0)
+        transitions = _probe_transitions(env, svc, rng)
     except Exception as exc:  # a service the explorer cannot drive takes no part in tasks; say why
         return ServiceProfile(cls.name, {}, {}, [], [], error=f"{type(exc).__name__}: {exc}")
-    return ServiceProfile(cls.name, field_sems, key_fields, lookups, actions)
+    return ServiceProfile(cls.name, field_sems, key_fields, lookups, actions, transitions=transitions)

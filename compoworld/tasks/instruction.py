@@ -48,7 +48,7 @@ IMPERATIVES = {"look", "find", "pull", "check", "open", "use", "search", "go", "
                "set", "change", "bring", "move", "post", "schedule", "record", "book", "log", "file", "assign"}
 ALSO_CLAUSE = ["", "Also,", "On top of that,", "Separately,", "Besides that,"]
 APART = {"Separately,", "Besides that,", "On top of that,"}  # leads that say the sentence stands on its own
-ORDERED_SHARE = 0.3
+ORDERED_SHARE = 0.25
 
 FIND = [
     "look up the {entity} {key_desc} in {service} and get its {field}",

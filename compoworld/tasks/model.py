@@ -37,13 +37,15 @@ class Extract(BaseModel):
 class Cond(BaseModel):
     """A condition on discovered values that decides whether a plan step runs (a branch of the work).
 
-    `gt`..`ne` compare `left` with `right`; `is_max`/`is_min`: `left` is the largest/smallest of the
-    values in `right` whose paired condition in `among` holds (all of them when `among` is empty)."""
+    `gt`..`ne` compare `left` with `right`; `is_max`/`is_min`: `left` is the largest/smallest (one
+    of the `k` largest/smallest) of the values in `right` whose paired condition in `among` holds (all
+    of them when `among` is empty)."""
 
     left: Value
     op: Literal["gt", "ge", "lt", "le", "eq", "ne", "is_max", "is_min"]
     right: Value = None
     among: list["Cond"] = Field(default_factory=list)
+    k: int = Field(1, ge=1)
 
 
 class PlanStep(BaseModel):

@@ -33,7 +33,7 @@ from compoworld.services.cast import PERSON_ROLES, cast
 from compoworld.services.world_check import past_field, person_pairs
 from compoworld.tasks.checks import same
 from compoworld.tasks.design_types import Carry, DesignError, id_entity, joinable as _joinable
-from compoworld.tasks.explore import Action, Lookup
+from compoworld.tasks.explore import Lookup
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Cond, Extract, PlanStep, ReportItem, Where
 from compoworld.tasks.solution import cond_variables, variables
@@ -42,11 +42,34 @@ if TYPE_CHECKING:
     from compoworld.tasks.design import Designer
 
 RANK_SEMS = ("money", "quantity", "date", "datetime")
+WORDS = {2: "two", 3: "three"}
+DERIVED = ("amount_paid", "amount_credited", "balance")
 GROUP_KEYS = ("email", "company_name", "category", "city", "country")  # what records are grouped by at work
 
 
 class MotifError(Exception):
     """The motif does not fit here; the designer undoes it and tries another."""
+
+
+@dataclass(frozen=True)
+class Update:
+    """How the work changes a member: `tool(target_param=id, param=value)` with a value from the
+    parameter's enum, or, for a transition (`param` ""), `tool(target_param=id)`, which moves `field`
+    to `moved_to` (cancel an order, reimburse a report)."""
+
+    tool: str
+    target_param: str
+    param: str
+    field: str
+    moved_to: Any = None
+    stamps: tuple[str, ...] = ()  # the other fields a transition sets
+
+    def arguments(self, rid: Any, value: Any) -> dict[str, Any]:
+        return {self.target_param: rid, self.param: value} if self.param else {self.target_param: rid}
+
+    def verb(self) -> str:
+        """A transition's verb as a request says it: `inventory__reserve_order` -> "reserve"."""
+        return self.tool.split("__", 1)[1].split("_", 1)[0]
 
 
 @dataclass
@@ -55,7 +78,7 @@ class Site:
     lookup: Lookup
     rank: str  # the field the group is ranked by
     rank_sem: str
-    update: tuple[Action, str, str] | None  # (action, parameter, field) that changes a record of the group
+    update: Update | None  # how the work changes a record of the group (None: the group is only reported on)
     second: str  # a date field for multi-objective choices ("" if none)
 
 
@@ -86,14 +109,23 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
             ranks = _ranks(sems, lk.key_field)
             if not ranks:
                 continue
-            update = _update(designer, service, lk, ranks)
-            out += [(Site(service, lk, rank, sems[rank], update, _second(sems, ranks, rank)), carry) for rank in ranks]
+            for update in _updates(designer, service, lk, ranks):  # not ranked by what the work itself sets
+                usable = [r for r in ranks if update is None or r not in update.stamps]
+                out += [(Site(service, lk, rank, sems[rank], update, _second(sems, usable, rank)), carry) for rank in usable]
     return out
 
 
 def _ranks(sems: dict[str, str], key_field: str) -> list[str]:
-    """The fields a group is ranked by: amounts, quantities and dates (of timestamps, only due dates)."""
-    return [f for f, s in sems.items() if s in RANK_SEMS and f != key_field and (not f.endswith("_at") or "due" in f)]
+    """The fields a group is ranked by: amounts, quantities and dates (of timestamps, only those that
+    plan ahead: due and scheduled; the others record when a row was touched). Not amounts that follow
+    from other records (paid, credited, balance): a planted draft invoice has no payments."""
+    return [f for f, s in sems.items() if s in RANK_SEMS and f != key_field and not f.startswith(DERIVED)
+            and (not f.endswith("_at") or "due" in f or f.startswith("scheduled"))]
+
+
+def field_words(name: str) -> str:
+    """A ranked field as a request names it: `scheduled_at` -> "scheduled date"."""
+    return _h(name.removesuffix("_at") + "_date" if name.endswith("_at") else name)
 
 
 def _second(sems: dict[str, str], ranks: list[str], rank: str) -> str:
@@ -101,20 +133,34 @@ def _second(sems: dict[str, str], ranks: list[str], rank: str) -> str:
     return next((f for f in ranks if f != rank and sems[f] in ("date", "datetime")), "")
 
 
-def _update(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> tuple[Action, str, str] | None:
-    """The first update a request can fully determine: the target and the one value to set."""
+def _updates(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> list[Update | None]:
+    """The ways the work can change a group that a request fully determines: each update that sets a
+    value from its enum (a status, stage or priority), else each transition (reserve or cancel an
+    order); else [None], a group only reported on. Records of people get no transition: no one
+    terminates a manager's reports in bulk."""
     prof = designer.profiles[service]
     specs = designer.d.env.services[service].specs()
-    return next(((a, p, f) for a in prof.actions if a.op == "changed" and a.collection == lk.collection and a.target_param
-                 for p, f in a.param_fields.items() if p != a.target_param and f not in ranks and f != lk.key_field
-                 and _choices(specs[a.tool.split("__", 1)[1]], p)
-                 and set(specs[a.tool.split("__", 1)[1]].input_schema.get("required", [])) <= {a.target_param, p}), None)
+    settings: list[Update | None] = [
+        Update(a.tool, a.target_param, p, f) for a in prof.actions if a.op == "changed" and a.collection == lk.collection and a.target_param
+        for p, f in a.param_fields.items() if p != a.target_param and f not in ranks and f != lk.key_field
+        and _choices(specs[a.tool.split("__", 1)[1]], p)
+        and set(specs[a.tool.split("__", 1)[1]].input_schema.get("required", [])) <= {a.target_param, p}]
+    sems = prof.field_sems.get(lk.collection, {})
+    if settings or any(sems.get(k) == "person_name" for k in prof.key_fields.get(lk.collection, [])):
+        return settings or [None]
+    moves: list[Update | None] = [Update(t.tool, t.target_param, "", t.field, t.value, t.stamps) for t in prof.transitions
+                                  if t.collection == lk.collection and t.field not in ranks and t.field != lk.key_field]
+    return moves or [None]
 
 
 def _parent_collection(designer: Designer, service: str, id_sem: str) -> str | None:
-    """The collection whose records an id of this type names (`crm.company_id` -> companies)."""
+    """The collection whose records an id of this type names (`crm.company_id` -> companies), when a
+    lookup finds them by a name (else the request could not name the parent: `_parent`)."""
     entity = id_entity(id_sem)
-    return next((c for c in designer.profiles[service].field_sems if designer.table(service, c).entity == entity), None)
+    prof = designer.profiles[service]
+    coll = next((c for c in prof.field_sems if designer.table(service, c).entity == entity), None)
+    named = any(lk.collection == coll and lk.key_field in prof.key_fields.get(coll, []) for lk in prof.lookups)
+    return coll if named else None
 
 
 def _parent(designer: Designer, site: Site, rng: random.Random, visit: int) -> Carry:
@@ -124,7 +170,10 @@ def _parent(designer: Designer, site: Site, rng: random.Random, visit: int) -> C
     coll = _parent_collection(designer, site.service, sem)
     table = designer.table(site.service, coll)  # type: ignore[arg-type]
     # A record of the seeded world the plan has not touched: not a planted rule or decoy, nothing the request had made.
-    ids = sorted(rid for rid, rec in designer.d.initial.get(site.service, {}).get(coll, {}).items() if table.get(rid) == rec)
+    # Nor one whose id the plan already looked up: the request would ask for it twice.
+    found = {designer.d.bindings.get(e.var) for st in designer.d.plan for e in st.extract if e.field == "id"}
+    ids = sorted(rid for rid, rec in designer.d.initial.get(site.service, {}).get(coll, {}).items()
+                 if table.get(rid) == rec and rid not in found)
     for rid in rng.sample(ids, min(len(ids), 4)):
         found = designer.resolve_id(visit, site.service, sem, rid)
         if found is not None:
@@ -156,7 +205,13 @@ class Group:
         seeded = [r for r in d.d.initial.get(s.service, {}).get(coll, {}).values() if _usable(r.get(s.rank), s.rank_sem)]
         if not seeded:
             raise MotifError("no template")
-        template = self.rng.choice(seeded)
+        if s.update is not None and not s.update.param:  # a transition needs members in the state it moves from
+            self.rng.shuffle(seeded)
+            template = next((r for r in seeded if self.moves(r)), None)
+            if template is None:
+                raise MotifError("no record the transition applies to")
+        else:
+            template = self.rng.choice(seeded)
         if any(s.lookup.key_field == ef for ef, _ in person_pairs(template)) and \
                 str(self.carry.value).strip().lower() not in cast(d.seed).by_email():
             raise MotifError("the group's key is no one's own address")  # a shared mailbox has no salary
@@ -205,11 +260,19 @@ class Group:
             raise MotifError("not enough people")
         return [{ef: p.email, nf: p.name} for p in self.rng.sample(free, n)]
 
+    def moves(self, rec: dict[str, Any]) -> bool:
+        """Whether the group's transition applies to this record (tried in the scratch world, undone)."""
+        u = self.site.update
+        mark = self.d.mark()
+        ok = self.d.d.env.step({"name": u.tool, "arguments": u.arguments(rec["id"], None)}).ok  # type: ignore[union-attr]
+        self.d.restore(mark)
+        return ok
+
     def mark_done(self, k: int, value: Any) -> None:
         """Member k already has the value the work sets (part of the work is done)."""
         table = self.d.table(self.site.service, self.site.lookup.collection)
         old = self.members[k]
-        new = table.place({**old, self.site.update[2]: value})  # type: ignore[index]
+        new = table.place({**old, self.site.update.field: value})  # type: ignore[union-attr]
         for p in self.d.d.planted:
             if p["record"] is old:
                 p["record"] = new
@@ -227,7 +290,7 @@ class Group:
             self.ranks.append(rank)
             if s.update is not None:
                 cur = d.var()
-                extract.append(Extract(var=cur, field=s.update[2], path=lk.path, match={"id": rec["id"]}))
+                extract.append(Extract(var=cur, field=s.update.field, path=lk.path, match={"id": rec["id"]}))
                 self.currents.append(cur)
         ent = d.entity(s.service, lk.collection)
         self.step = d.run_step(PlanStep(visit=self.visit, service=s.service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: {"$var": self.carry.var} if self.carry.var else self.carry.value},
@@ -241,14 +304,17 @@ class Group:
     def update_value(self) -> Any:
         """A value for the update parameter that no member has yet and the service accepts."""
         d, s = self.d, self.site
-        act, param, fld = s.update  # type: ignore[misc]
-        spec = d.d.env.services[s.service].specs()[act.tool.split("__", 1)[1]]
-        schema = spec.input_schema.get("properties", {}).get(param, {})
-        options = [o for o in schema.get("enum", []) if not any(same(m.get(fld), o) for m in self.members)]
-        self.rng.shuffle(options)
+        u = s.update
+        assert u is not None
+        if u.param:
+            spec = d.d.env.services[s.service].specs()[u.tool.split("__", 1)[1]]
+            options = [o for o in _choices(spec, u.param) if not any(same(m.get(u.field), o) for m in self.members)]
+            self.rng.shuffle(options)
+        else:  # a transition has one outcome
+            options = [u.moved_to]
         for option in options:  # one every member's current state allows (a status may only move forward)
             mark = d.mark()
-            ok = all(d.d.env.step({"name": act.tool, "arguments": {act.target_param: m["id"], param: option}}).ok for m in self.members)
+            ok = all(d.d.env.step({"name": u.tool, "arguments": u.arguments(m["id"], option)}).ok for m in self.members)
             d.restore(mark)
             if ok:
                 return option
@@ -258,10 +324,11 @@ class Group:
         """(target, step): a value the service refuses to set directly on every member (a status that
         may not be skipped to) but accepts after the intermediate `step`."""
         d, s = self.d, self.site
-        act, param, fld = s.update  # type: ignore[misc]
-        options = [o for o in _choices(d.d.env.services[s.service].specs()[act.tool.split("__", 1)[1]], param)
-                   if not any(same(m.get(fld), o) for m in self.members)]
-        call = lambda m, o: d.d.env.step({"name": act.tool, "arguments": {act.target_param: m["id"], param: o}})  # noqa: E731
+        u = s.update
+        assert u is not None and u.param
+        options = [o for o in _choices(d.d.env.services[s.service].specs()[u.tool.split("__", 1)[1]], u.param)
+                   if not any(same(m.get(u.field), o) for m in self.members)]
+        call = lambda m, o: d.d.env.step({"name": u.tool, "arguments": u.arguments(m["id"], o)})  # noqa: E731
         for target in options:
             for via in options:
                 if via == target:
@@ -274,9 +341,10 @@ class Group:
         raise MotifError("no refusal to recover from")
 
     def update(self, k: int, value: Any, when: list[Cond], why: str, refused: bool = False) -> None:
-        act, param, _ = self.site.update  # type: ignore[misc]
-        self.d.run_guarded(PlanStep(visit=self.visit, service=self.site.service, tool=act.tool, purpose="update", when=when,
-                                    arguments={act.target_param: {"$var": self.ids[k]}, param: value}, reasoning=why,
+        u = self.site.update
+        assert u is not None
+        self.d.run_guarded(PlanStep(visit=self.visit, service=self.site.service, tool=u.tool, purpose="update", when=when,
+                                    arguments=u.arguments({"$var": self.ids[k]}, value), reasoning=why,
                                     expect_error=refused))
 
     def criteria(self, changed: dict[int, Any]) -> None:
@@ -286,9 +354,10 @@ class Group:
         ent = _h(d.entity(s.service, coll))
         for k, rec in enumerate(self.members):
             if k in changed:
-                d.criterion("goal", f"{s.service}: {ent} {rec['id']} has {s.update[2]} = {changed[k]!r}",  # type: ignore[index]
+                fld = s.update.field  # type: ignore[union-attr]
+                d.criterion("goal", f"{s.service}: {ent} {rec['id']} has {fld} = {changed[k]!r}",
                             Check(kind="field_equals", service=s.service, collection=coll, record_id=rec["id"],
-                                  where=[Where(field=s.update[2], value=changed[k])]))  # type: ignore[index]
+                                  where=[Where(field=fld, value=changed[k])]))
             else:
                 d.criterion("negative", f"{s.service}: {ent} {rec['id']} is left as it was",
                             Check(kind="record_unchanged", service=s.service, collection=coll, record_id=rec["id"]))
@@ -336,14 +405,14 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
     """Plant a group, list it and add one kind of work on it; returns the listing step."""
     n = rng.randint(4, 8)
     values = _rank_values(designer, site, n, rng)
-    kinds = ["report"] if site.update is None else ["top", "top", "all", "all", "recover", "except", "except"]
+    kinds = ["report"] if site.update is None else ["top", "top", "all", "all", "except", "except"] + (["recover"] if site.update.param else [])
     kind = rng.choice(kinds)
     if carry.value is None:  # a group of another record's children: that record first
         carry = _parent(designer, site, rng, visit)
     g = Group(designer, site, carry, rng, visit)
     ent = _h(designer.entity(site.service, site.lookup.collection))
     plural = ent[:-1] + "ies" if ent.endswith("y") and ent[-2:-1] not in "aeiou" else ent + ("es" if ent.endswith("s") else "s")
-    rank = _h(site.rank)
+    rank = field_words(site.rank)
     done: dict[int, Any] = {}
     seconds: list[Any] = []
     deadline = ""
@@ -375,7 +444,10 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
     if kind == "report":
         _report_total(designer, g, rng, plural, rank, site)
         return g.step
-    act, param, fld = site.update  # type: ignore[misc]
+    u = site.update
+    assert u is not None
+    fld, verb = u.field, u.verb()
+    where = f"in {site.service} {_for(carry, site.lookup.key_field)}"
     value = done[next(iter(done))] if done else (None if kind == "recover" else g.update_value())
     if kind == "top":
         among: list[Cond] = []
@@ -390,7 +462,7 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
             among = [Cond(left={"$var": v}, op="le", right=deadline) for v in sec_vars]
             op = "is_min"
             low = "earliest" if site.rank_sem in ("date", "datetime") else "lowest"
-            lead_desc = f"the one with the {low} {rank} among those whose {_h(site.second)} is on or before {_day(deadline)}"
+            lead_desc = f"the one with the {low} {rank} among those whose {field_words(site.second)} is on or before {_day(deadline)}"
             designer.d.capabilities |= {"multi-objective-tradeoff", "ranked-selection"}
         else:
             op = "is_max"
@@ -398,7 +470,7 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
         lead = (min if op == "is_min" else max)(pool, key=lambda k: values[k])
         rank_list = [{"$var": v} for v in g.ranks]
         guard = lambda k: [Cond(left={"$var": g.ranks[k]}, op=op, right=rank_list, among=among)]  # noqa: E731
-        if rng.random() < 0.5:  # the value to set depends on the leader's figure
+        if u.param and rng.random() < 0.5:  # the value to set depends on the leader's figure
             others = [o for o in (g.update_value() for _ in range(5)) if not same(o, value)]
             if not others:
                 raise MotifError("no second value")
@@ -411,17 +483,26 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
                 g.update(k, other, guard(k) + [Cond(left={"$var": g.ranks[k]}, op="le", right=threshold)],
                          f"This one leads on {rank} but is not {word} {show(threshold)}, so it gets {other}.")
             designer.d.capabilities.add("conditional-branching")
-            text = (f"Among the {plural} in {site.service} {_for(carry, site.lookup.key_field)}, take {lead_desc}: if its {rank} is {word} "
+            text = (f"Among the {plural} {where}, take {lead_desc}: if its {rank} is {word} "
                     f"{show(threshold)}, set its {_h(fld)} to {value}; otherwise set it to {other}. Leave the others alone.")
             g.criteria({lead: chosen})
         else:
+            top = 1 if seconds else rng.choice([1, 2, 3])  # the top k, with at least three left alone
+            top = min(top, n - 3)
+            leads = sorted(pool, key=lambda k: values[k], reverse=op == "is_max")[:top]
+            if top > 1:
+                lead_desc = f"the {WORDS[top]} with the {by} {rank}"
             for k in range(n):
-                g.update(k, value, guard(k), f"Of the {plural}, this is {lead_desc}, so this is the one to change.")
+                g.update(k, value, [c.model_copy(update={"k": top}) for c in guard(k)],
+                         f"Of the {plural}, this is {'one of ' if top > 1 else ''}{lead_desc}, so {'it is one' if top > 1 else 'this is the one'} to {verb if not u.param else 'change'}.")
             text = rng.choice([
-                f"Of the {plural} in {site.service} {_for(carry, site.lookup.key_field)}, only {lead_desc} should get {_h(fld)} {value}; the rest stay as they are.",
-                f"Set the {_h(fld)} to {value} on just one of the {plural} in {site.service} {_for(carry, site.lookup.key_field)}: {lead_desc}. Don't touch the others.",
+                f"Of the {plural} {where}, only {lead_desc} should get {_h(fld)} {value}; the rest stay as they are.",
+                f"Set the {_h(fld)} to {value} on just {WORDS[top] if top > 1 else 'one'} of the {plural} {where}: {lead_desc}. Don't touch the others.",
+            ] if u.param else [
+                f"Of the {plural} {where}, {verb} only {lead_desc}; the rest stay as they are.",
+                f"Just {WORDS[top] if top > 1 else 'one'} of the {plural} {where} should be {value}: {lead_desc}. Please {verb} {'that one' if top == 1 else 'those'} and leave the others alone.",
             ])
-            g.criteria({lead: value})
+            g.criteria({k: value for k in leads})
     elif kind == "recover":
         value, via = g.recovery()
         for k in range(n):
@@ -430,24 +511,28 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
             g.update(k, value, [], f"Now it is at {via}, {value} should go through.")
         designer.d.capabilities |= {"fan-out", "error-recovery"}
         text = rng.choice([
-            f"Every {ent} in {site.service} {_for(carry, site.lookup.key_field)} needs its {_h(fld)} set to {value}. If the system refuses to move one "
+            f"Every {ent} {where} needs its {_h(fld)} set to {value}. If the system refuses to move one "
             f"straight there, set it to {via} first and then to {value}.",
-            f"Please get all the {plural} in {site.service} {_for(carry, site.lookup.key_field)} to {_h(fld)} {value}; where that is refused, go through "
+            f"Please get all the {plural} {where} to {_h(fld)} {value}; where that is refused, go through "
             f"{via} first.",
         ])
         g.criteria({k: value for k in range(n)})
     elif kind == "all":
         for k in range(n):
             when = [Cond(left={"$var": g.currents[k]}, op="ne", right=value)]
-            g.update(k, value, when, f"This {ent} is not at {value} yet, so I'll change it.")
+            g.update(k, value, when, f"This {ent} is not at {value} yet, so I'll change it." if u.param
+                     else f"This {ent} is not {value} yet, so I'll {verb} it.")
         if n - len(done) >= 3:
             designer.d.capabilities.add("fan-out")
         if done:
             designer.d.capabilities.add("idempotency-check")
             _touching_changes(designer, g, done, value)
         text = rng.choice([
-            f"Every {ent} in {site.service} {_for(carry, site.lookup.key_field)} needs its {_h(fld)} set to {value}" + (" (some already are; leave those as they are)." if done else "."),
-            f"Bring all the {plural} in {site.service} {_for(carry, site.lookup.key_field)} to {_h(fld)} {value}" + ("; any that are already there need nothing." if done else "."),
+            f"Every {ent} {where} needs its {_h(fld)} set to {value}" + (" (some already are; leave those as they are)." if done else "."),
+            f"Bring all the {plural} {where} to {_h(fld)} {value}" + ("; any that are already there need nothing." if done else "."),
+        ] if u.param else [
+            f"Please {verb} every {ent} {where}" + (f" (some already are {value}; leave those as they are)." if done else "."),
+            f"All the {plural} {where} should be {value}" + (f"; {verb} the ones that aren't yet." if done else f", so {verb} each of them."),
         ])
         g.criteria({k: value for k in range(n) if k not in done})
     else:
@@ -463,14 +548,17 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
             raise MotifError("no exception")
         for k in range(n):
             g.update(k, value, [Cond(left={"$var": g.ranks[k]}, op="le", right=limit)],
-                     f"Its {rank} is within the limit, so it gets {value}.")
+                     f"Its {rank} is within the limit, so it gets {value}." if u.param else f"Its {rank} is within the limit, so I'll {verb} it.")
         designer.d.capabilities.add("batch-with-exceptions")
         if n - len(keep) >= 3:
             designer.d.capabilities.add("fan-out")
         limit_text = (f"the limit in '{rule[2]}' in {rule[1]}" if rule else show(threshold))
         text = rng.choice([
-            f"Set the {_h(fld)} of the {plural} in {site.service} {_for(carry, site.lookup.key_field)} to {value}, except any whose {rank} is {word} {limit_text}.",
-            f"All the {plural} in {site.service} {_for(carry, site.lookup.key_field)} should go to {_h(fld)} {value}, apart from those with a {rank} {word} {limit_text}: those stay as they are.",
+            f"Set the {_h(fld)} of the {plural} {where} to {value}, except any whose {rank} is {word} {limit_text}.",
+            f"All the {plural} {where} should go to {_h(fld)} {value}, apart from those with a {rank} {word} {limit_text}: those stay as they are.",
+        ] if u.param else [
+            f"Please {verb} the {plural} {where}, except any whose {rank} is {word} {limit_text}.",
+            f"The {plural} {where} should all be {value}, apart from those with a {rank} {word} {limit_text}: leave those as they are.",
         ])
         g.criteria({k: value for k in range(n) if k not in keep})
     designer.d.phrases.append(Phrase("text", service=site.service, key=text))
@@ -509,10 +597,11 @@ def _report_total(designer: Designer, g: Group, rng: random.Random, plural: str,
 def _touching_changes(designer: Designer, g: Group, done: dict[int, Any], value: Any) -> None:
     """Redoing a done member must be visible (an update stamps the record), else the trap is moot."""
     mark = designer.mark()
-    act, param, _ = g.site.update  # type: ignore[misc]
+    u = g.site.update
+    assert u is not None
     k = next(iter(done))
     before = dict(designer.table(g.site.service, g.site.lookup.collection).rows[g.members[k]["id"]])
-    designer.d.env.step({"name": act.tool, "arguments": {act.target_param: g.members[k]["id"], param: value}})
+    designer.d.env.step({"name": u.tool, "arguments": u.arguments(g.members[k]["id"], value)})
     after = designer.table(g.site.service, g.site.lookup.collection).rows.get(g.members[k]["id"])
     designer.restore(mark)
     if after == before:
@@ -571,8 +660,11 @@ def _later(values: list[Any], threshold: Any) -> list[int]:
 
 
 def _choices(spec: Any, param: str) -> list[Any]:
-    """The values a parameter allows (its enum): a status, stage or priority a request can name."""
-    return list(spec.input_schema.get("properties", {}).get(param, {}).get("enum", []))
+    """The values a parameter allows (its enum, also where an optional one may be null): a status,
+    stage or priority a request can name."""
+    schema = spec.input_schema.get("properties", {}).get(param, {})
+    # not "superseded": the stale-rule trap's word; a request that says it gives the trap away
+    return [v for s in [schema, *schema.get("anyOf", [])] for v in s.get("enum", []) if v is not None and v != "superseded"]
 
 
 def _sem(designer: Designer, site: Site, fld: str) -> str:

@@ -127,7 +127,8 @@ def holds(cond: Cond, bindings: Mapping[str, Any]) -> bool:
             return False
         na = number(left)  # `_cmp(left, v)` for each v, with the left side read once
         pairs = [(na, nb) if na is not None and (nb := number(v)) is not None else (str(left), str(v)) for v in pool]
-        return all(a >= b for a, b in pairs) if cond.op == "is_max" else all(a <= b for a, b in pairs)  # type: ignore[operator]
+        beaten = sum(b > a for a, b in pairs) if cond.op == "is_max" else sum(b < a for a, b in pairs)  # type: ignore[operator]
+        return beaten < cond.k
     if cond.op in ("eq", "ne"):
         return same(left, resolve(cond.right, bindings)) == (cond.op == "eq")
     pair = _cmp(left, resolve(cond.right, bindings))
