@@ -731,6 +731,12 @@ def test_a_task_has_one_motif_per_kind_of_record(batch) -> None:
     kinds = [[(s.service, s.tool) for s in _group_listings(t)] for t in tasks]
     assert all(len(k) == len(set(k)) for k in kinds), [k for k in kinds if len(k) != len(set(k))][:3]
     assert sum(len(k) >= 2 for k in kinds) >= len(tasks) // 2
+    # Nor one verb over several kinds: cancel the orders, the events and the interviews. A transition
+    # is a write that takes only the record; its verb is its tool's first word.
+    transitions = [{s.tool for s in t.plan if s.purpose == "update" and len(s.arguments) == 1} for t in tasks]
+    verbs = [{tool.split("__")[1].split("_")[0] for tool in tools} for tools in transitions]
+    assert all(len(v) == len(tools) for v, tools in zip(verbs, transitions)), [ts for v, ts in zip(verbs, transitions) if len(v) != len(ts)][:3]
+    assert sum(bool(tools) for tools in transitions) >= len(tasks) // 4  # transitions do take part
 
 
 def test_a_group_of_one_records_children_is_found_through_that_record_by_its_name(batch) -> None:

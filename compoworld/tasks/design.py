@@ -949,7 +949,7 @@ class Designer:
         taken: set[tuple[str, str]] = set()
         for _ in range(self.motifs):
             try:
-                taken.add(add_group_motif(self, self.carries, self.rng, visit, taken))
+                taken |= add_group_motif(self, self.carries, self.rng, visit, taken)
             except MotifError:
                 return
 

@@ -374,17 +374,19 @@ def prune(designer: Designer, step: PlanStep) -> None:
     step.extract = [ex for ex in step.extract if ex.var in used]
 
 
-def motif_kind(site: Site) -> tuple[str, str]:
-    """The kind of record a motif works on or reports over. A task has one motif per kind: six
-    fan-outs over tickets, each naming another company, read as one chore repeated six times."""
-    return site.service, site.lookup.collection
+def motif_kinds(site: Site) -> set[tuple[str, str]]:
+    """What a motif is one of: the kind of record it works on or reports over, and the verb of its
+    transition. A task has one motif of each: six fan-outs over tickets, each naming another company,
+    read as one chore repeated six times; so did cancelling the orders, the events and the interviews."""
+    verb = {("transition", site.update.verb())} if site.update is not None and not site.update.param else set()
+    return {(site.service, site.lookup.collection)} | verb
 
 
 def add_group_motif(designer: Designer, carries: list[Carry], rng: random.Random, visit: int,
-                    taken: AbstractSet[tuple[str, str]] = frozenset()) -> tuple[str, str]:
-    """Add one motif on a group the walk leads to; returns its `motif_kind`. A kind in `taken` is not
-    added again. Raises MotifError when none fits."""
-    options = [o for o in sites(designer, carries) if motif_kind(o[0]) not in taken]
+                    taken: AbstractSet[tuple[str, str]] = frozenset()) -> set[tuple[str, str]]:
+    """Add one motif on a group the walk leads to; returns its `motif_kinds`. A motif of a kind in
+    `taken` is not added. Raises MotifError when none fits."""
+    options = [o for o in sites(designer, carries) if not motif_kinds(o[0]) & taken]
     rng.shuffle(options)
     options.sort(key=lambda o: o[0].update is None)  # work on the group before reports on it
     for site, carry in [o for o in options[:6] for _ in range(2)]:  # a second try draws another template
@@ -394,7 +396,7 @@ def add_group_motif(designer: Designer, carries: list[Carry], rng: random.Random
             prune(designer, read)
             if not designer.replays():  # a planted record changed what an earlier lookup finds
                 raise MotifError("plants make a lookup ambiguous")
-            return motif_kind(site)
+            return motif_kinds(site)
         except (MotifError, DesignError) as exc:
             designer.restore(mark)
             designer.last_failure = getattr(exc, "reason", str(exc))
@@ -555,10 +557,10 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
         limit_text = (f"the limit in '{rule[2]}' in {rule[1]}" if rule else show(threshold))
         text = rng.choice([
             f"Set the {_h(fld)} of the {plural} {where} to {value}, except any whose {rank} is {word} {limit_text}.",
-            f"All the {plural} {where} should go to {_h(fld)} {value}, apart from those with a {rank} {word} {limit_text}: those stay as they are.",
+            f"All the {plural} {where} should go to {_h(fld)} {value}, apart from those with {_a(rank)} {word} {limit_text}: those stay as they are.",
         ] if u.param else [
             f"Please {verb} the {plural} {where}, except any whose {rank} is {word} {limit_text}.",
-            f"The {plural} {where} should all be {value}, apart from those with a {rank} {word} {limit_text}: leave those as they are.",
+            f"The {plural} {where} should all be {value}, apart from those with {_a(rank)} {word} {limit_text}: leave those as they are.",
         ])
         g.criteria({k: value for k in range(n) if k not in keep})
     designer.d.phrases.append(Phrase("text", service=site.service, key=text))
@@ -705,3 +707,7 @@ def _for_report(designer: Designer, carry: Carry, key: str) -> str:
 
 def _h(name: str) -> str:
     return name.replace("_", " ")
+
+
+def _a(words: str) -> str:
+    return ("an " if words[:1] in "aeiou" else "a ") + words
