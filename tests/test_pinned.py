@@ -18,7 +18,8 @@ the plan itself made. On 2 Dec (second session) tasks and everything scored from
 got one motif per kind of record and groups of one record's children (the deals of a company found by
 its name). On 2 Dec (third session) tasks and everything scored from them, when groups gained
 transitions (cancel, reserve, issue, reimburse), enum updates of optional parameters, top-k selection
-and scheduled dates as ranks. A change here means generated data
+and scheduled dates as ranks; then when a group keyed by one of several values of a field said whose
+value it is, and stamps read "scheduled time". A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -7,6 +7,7 @@ the tests pin down what each measure means so that improvements move the numbers
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from typing_extensions import TypedDict
@@ -779,3 +780,23 @@ def test_a_request_makes_each_kind_of_unrelated_lookup_once(batch) -> None:
                  if s.purpose == "lookup" and s.reasoning.startswith("I'll look up the ") and len(kinds[s.service]) > 1
                  and not any(isinstance(v, dict) for v in s.arguments.values())]
         assert len(named) == len(set(named)), (t.id, named)
+
+
+def test_a_group_keyed_by_one_of_several_values_of_a_field_says_whose_value_it_is(batch) -> None:
+    """'Every file in drive with that owner email' where the request had read two owner emails (a
+    project's and a folder's) left a careful agent to guess; the group named the earlier one. A group
+    keyed by a value the task reads more than one of is named by whose value it is ("whose owner email
+    is the owner email of the project with client company Keystone Health")."""
+    tasks, _, _ = batch
+    checked = 0
+    for t in tasks:
+        reads = Counter(e.field for s in t.plan for e in s.extract)
+        for step in _group_listings(t):
+            key = next((v["$var"] for v in step.arguments.values() if isinstance(v, dict) and "$var" in v), None)
+            found = next((e for s in t.plan for e in s.extract if e.var == key), None)
+            if found is None or found.field == "id" or reads[found.field] <= 1:
+                continue
+            checked += 1
+            said = found.field.replace("_", " ")
+            assert re.search(rf" in {step.service} whose [a-z ]+ is the {said} of ", t.instruction), (t.id, step.service, said)
+    assert checked

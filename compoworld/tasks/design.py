@@ -25,7 +25,7 @@ from compoworld.services.service import Service
 from compoworld.synthesis.naming import is_numbered_name, spoken_entity
 from compoworld.tasks.capabilities import chained
 from compoworld.tasks.checks import evaluate, matching
-from compoworld.tasks.design_types import Carry, DesignError, id_entity, joinable as _joinable, revision_keys, rule_topic
+from compoworld.tasks.design_types import Carry, DesignError, field_words, id_entity, joinable as _joinable, revision_keys, rule_topic
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase, write_verb
 from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
@@ -957,7 +957,7 @@ class Designer:
         """State the batch's limit in a rule document of a walked service, next to the revision it
         replaced, whose limit would pick other records; read the one in force. Returns (var,
         service, how the request points to the rule), or None when no walked service keeps documents."""
-        from compoworld.tasks.motifs import MotifError, cut, field_words
+        from compoworld.tasks.motifs import MotifError, cut
 
         below = sum(v <= threshold for v in values)
         try:  # the older limit lets one more record through: one the limit in force keeps unchanged
@@ -1001,7 +1001,7 @@ class Designer:
                 # a stamp of a record the agent itself made: it reads back its own write, and moves with its clock
                 raise DesignError(f"unreportable lookup:{ex.field}:own write")
             ent = self.read_entity(step, ex)
-            self.add_report(ReportItem(label=f"the {_h(ex.field)} of {self.describe(ex, ent)}", vars=[var]), value)
+            self.add_report(ReportItem(label=f"the {field_words(ex.field)} of {self.describe(ex, ent)}", vars=[var]), value)
 
     def read_entity(self, step: PlanStep, ex: Extract) -> str:
         """What kind of record a lookup step read (the entity of the collection its tool looks up),
@@ -1035,7 +1035,7 @@ class Designer:
                 if depth >= MAX_DESCRIBE_DEPTH:
                     raise DesignError("report item named through too many records")
                 st, e = found
-                return f"the {entity} whose {_h(key)} is the {_h(e.field)} of {self.describe(e, self.read_entity(st, e), depth + 1)}"
+                return f"the {entity} whose {_h(key)} is the {field_words(e.field)} of {self.describe(e, self.read_entity(st, e), depth + 1)}"
             self.d.mentioned.add(want["$var"])
             return f"the {entity} with that {_h(found[1].field)}" if found else f"that {entity}"
         return f"the {entity} '{want}'" if key in ("name", "title", "subject", "full_name") else f"the {entity} with {_h(key)} {want}"

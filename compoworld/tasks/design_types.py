@@ -30,6 +30,11 @@ class Carry:
     via: str = ""  # how the request names a record this id belongs to ("of the company with name 'Horizon Foods'")
 
 
+def field_words(name: str) -> str:
+    """A field as a request names it: `scheduled_at` -> "scheduled time"."""
+    return (name.removesuffix("_at") + "_time" if name.endswith("_at") else name).replace("_", " ")
+
+
 def id_entity(sem: str) -> str:
     """The kind of record an id type names: `crm.company_id` -> company."""
     return sem.split(".", 1)[1].removesuffix("_id")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any
 from compoworld.services.cast import PERSON_ROLES, cast
 from compoworld.services.world_check import past_field, person_pairs
 from compoworld.tasks.checks import same
-from compoworld.tasks.design_types import Carry, DesignError, id_entity, joinable as _joinable
+from compoworld.tasks.design_types import Carry, DesignError, field_words, id_entity, joinable as _joinable
 from compoworld.tasks.explore import Lookup
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Cond, Extract, PlanStep, ReportItem, Where
@@ -122,10 +122,6 @@ def _ranks(sems: dict[str, str], key_field: str) -> list[str]:
     return [f for f, s in sems.items() if s in RANK_SEMS and f != key_field and not f.startswith(DERIVED)
             and (not f.endswith("_at") or "due" in f or f.startswith("scheduled"))]
 
-
-def field_words(name: str) -> str:
-    """A ranked field as a request names it: `scheduled_at` -> "scheduled date"."""
-    return _h(name.removesuffix("_at") + "_date" if name.endswith("_at") else name)
 
 
 def _second(sems: dict[str, str], ranks: list[str], rank: str) -> str:
@@ -294,7 +290,7 @@ class Group:
                 self.currents.append(cur)
         ent = d.entity(s.service, lk.collection)
         self.step = d.run_step(PlanStep(visit=self.visit, service=s.service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: {"$var": self.carry.var} if self.carry.var else self.carry.value},
-                       extract=extract, reasoning=f"I'll list every {_h(ent)} in {s.service} {_for(self.carry, s.lookup.key_field)} and compare their {_h(s.rank)}."))
+                       extract=extract, reasoning=f"I'll list every {_h(ent)} in {s.service} {_for(self.carry, s.lookup.key_field)} and compare their {field_words(s.rank)}."))
         data = d.d.env.step({"name": lk.tool, "arguments": {**lk.fixed, lk.key_param: self.carry.value}}).data
         listed = data.get(lk.path, []) if isinstance(data, dict) else []
         group = [it for it in listed if isinstance(it, dict) and same(it.get(lk.key_field), self.carry.value)]
@@ -449,7 +445,7 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
     u = site.update
     assert u is not None
     fld, verb = u.field, u.verb()
-    where = f"in {site.service} {_for(carry, site.lookup.key_field)}"
+    where = f"in {site.service} {_group_name(designer, carry, site.lookup.key_field)}"
     value = done[next(iter(done))] if done else (None if kind == "recover" else g.update_value())
     if kind == "top":
         among: list[Cond] = []
@@ -574,13 +570,13 @@ def _report_total(designer: Designer, g: Group, rng: random.Random, plural: str,
     values = [designer.d.bindings[v] for v in g.ranks]
     if site.rank_sem in ("date", "datetime"):
         lead = max(range(len(values)), key=lambda k: str(values[k]))
-        item = ReportItem(label=f"the latest {rank} among the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", vars=[g.ranks[lead]])
+        item = ReportItem(label=f"the latest {rank} among the {plural} {_group_name(designer, g.carry, site.lookup.key_field)}", vars=[g.ranks[lead]])
     elif rng.random() < 0.5:
-        item = ReportItem(label=f"the combined {rank} of the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", op="sum", vars=list(g.ranks))
+        item = ReportItem(label=f"the combined {rank} of the {plural} {_group_name(designer, g.carry, site.lookup.key_field)}", op="sum", vars=list(g.ranks))
         designer.d.capabilities.add("fan-in-aggregation")
     else:
         lead = max(range(len(values)), key=lambda k: values[k])
-        item = ReportItem(label=f"the largest {rank} as a percent of the combined {rank} of the {plural} {_for_report(designer, g.carry, site.lookup.key_field)}", op="share_pct",
+        item = ReportItem(label=f"the largest {rank} as a percent of the combined {rank} of the {plural} {_group_name(designer, g.carry, site.lookup.key_field)}", op="share_pct",
                           vars=[g.ranks[lead]] + list(g.ranks))
         designer.d.capabilities |= {"fan-in-aggregation", "data-transformation"}
     from compoworld.tasks.solution import report_value
@@ -588,7 +584,7 @@ def _report_total(designer: Designer, g: Group, rng: random.Random, plural: str,
     designer.add_report(item, report_value(item, designer.d.bindings))
     designer.d.capabilities.add("explore-then-act")
     if phrase:
-        where = _for(g.carry, site.lookup.key_field)
+        where = _group_name(designer, g.carry, site.lookup.key_field)
         designer.d.phrases.append(Phrase("text", service=site.service, key=rng.choice([
             f"Have a look at the {plural} in {site.service} {where}; nothing there needs changing.",
             f"The {plural} in {site.service} {where} only need reading, for the summary below; don't edit them.",
@@ -694,9 +690,9 @@ def _for(carry: Carry, key: str) -> str:
     return f"whose {_h(key)} is {carry.value}"
 
 
-def _for_report(designer: Designer, carry: Carry, key: str) -> str:
-    """How the closing report names a group: as the request did, or, when the task reads more than
-    one value of the carried field ("that email" could be any of three), by whose value it is
+def _group_name(designer: Designer, carry: Carry, key: str) -> str:
+    """How the request and its closing report name a group: as `_for`, or, when the task reads more
+    than one value of the carried field ("that email" could be any of three), by whose value it is
     ("whose customer email is the email of the contact 'Lucas Okafor'")."""
     found = next(((st, e) for st in designer.d.plan for e in st.extract if e.var == carry.var), None) if carry.var and not carry.via else None
     if found is None or designer.times_read(found[1].field) <= 1:
