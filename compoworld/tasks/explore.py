@@ -217,6 +217,16 @@ def _probe_lookups(env: Environment, svc: Service, field_sems: dict[str, dict[st
     return out
 
 
+def _changes(env: Environment, svc: Service, tname: str, args: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """What calling the tool changes in its service (then undone); None when the call is refused."""
+    before = env.state()
+    if not env.step({"name": f"{svc.name}__{tname}", "arguments": args}).ok:
+        return None
+    changes = [c for c in diff_states(before, env.state()) if c["service"] == svc.name]
+    env.reset(env.seed, {svc.name: before[svc.name]})
+    return changes
+
+
 def _probe_actions(env: Environment, svc: Service, rng: random.Random) -> list[Action]:
     out: list[Action] = []
     pool = values_by_semantics(env)
@@ -225,12 +235,9 @@ def _probe_actions(env: Environment, svc: Service, rng: random.Random) -> list[A
             continue
         for attempt in range(24):
             args = sample_arguments(spec, env, rng, pool, optional_p=(0.0, 0.5, 1.0)[attempt % 3], service=svc.name)
-            before = env.state()
-            obs = env.step({"name": f"{svc.name}__{tname}", "arguments": args})
-            if not obs.ok:
+            changes = _changes(env, svc, tname, args)
+            if changes is None:
                 continue
-            changes = [c for c in diff_states(before, env.state()) if c["service"] == svc.name]
-            env.reset(env.seed, {svc.name: before[svc.name]})
             if not changes:
                 break
             main = changes[0]
@@ -267,12 +274,9 @@ def _probe_transitions(env: Environment, svc: Service, rng: random.Random) -> li
         # every record of the kind the move takes (few may be in the state it starts from), else samples
         for args in ([{required[0]: rid} for rid in ids] or
                      [sample_arguments(spec, env, rng, pool, optional_p=0.0, service=svc.name) for _ in range(24)]):
-            before = env.state()
-            obs = env.step({"name": f"{svc.name}__{tname}", "arguments": args})
-            if not obs.ok:
+            changes = _changes(env, svc, tname, args)
+            if changes is None:
                 continue
-            changes = [c for c in diff_states(before, env.state()) if c["service"] == svc.name]
-            env.reset(env.seed, {svc.name: before[svc.name]})
             main = changes[0] if changes else {}
             move = _state_field(main["fields"]) if main.get("op") == "changed" and main["id"] == args.get(required[0]) else None
             if move and main["collection"] != ACTION_LOG and _nameable(svc.db[main["collection"]].entity):
