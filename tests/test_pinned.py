@@ -19,7 +19,9 @@ got one motif per kind of record and groups of one record's children (the deals 
 its name). On 2 Dec (third session) tasks and everything scored from them, when groups gained
 transitions (cancel, reserve, issue, reimburse), enum updates of optional parameters, top-k selection
 and scheduled dates as ranks; then when a group keyed by one of several values of a field said whose
-value it is, and stamps read "scheduled time". A change here means generated data
+value it is, and stamps read "scheduled time"; then when a plant the state model refuses (a rule
+document's title as a payroll adjustment's employee email) failed at once instead of being tried and
+undone. A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -800,3 +800,23 @@ def test_a_group_keyed_by_one_of_several_values_of_a_field_says_whose_value_it_i
             said = found.field.replace("_", " ")
             assert re.search(rf" in {step.service} whose [a-z ]+ is the {said} of ", t.instruction), (t.id, step.service, said)
     assert checked
+
+
+def test_a_plant_the_state_model_refuses_is_a_design_failure_not_a_probe_error() -> None:
+    """A planted vendor whose contact email was another service's record id ('forwa_0008') passed the
+    scratch world (tables take any dict) and failed only when the probe loaded the task's initial state:
+    6 of 1,000 `make run` tasks were lost as "probe: error: ValidationError". A plant is now checked
+    against the state model when it is made, so the designer tries another way (all 6 then passed)."""
+    from compoworld.tasks.design import Designer
+    from compoworld.tasks.design_types import DesignError
+    from compoworld.tasks.model import Walk
+
+    walk = Walk(services=["procurement", "crm"], distractors=[], visits=["procurement", "crm"], edge_types=["email"])
+    d = Designer(walk, all_services("library"), seed=0)
+    vendor = next(iter(d.d.initial["procurement"]["vendors"].values()))
+    before = dict(d.table("procurement", "vendors").rows)
+    with pytest.raises(DesignError, match="state model"):
+        d.plant("procurement", "vendors", vendor, {"contact_email": "forwa_0008"})
+    assert d.table("procurement", "vendors").rows == before and not d.d.planted  # nothing half-planted
+    ok = d.plant("procurement", "vendors", vendor, {"contact_email": "pat.lee@northwind.example"})
+    assert d.d.planted[-1]["record"] is ok

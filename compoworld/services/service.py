@@ -6,7 +6,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, create_model
+from pydantic import BaseModel, ConfigDict, TypeAdapter, create_model
 
 from compoworld.canonical import format_timestamp
 from compoworld.services.clock import Clock
@@ -351,6 +351,12 @@ class Service:
         dumped = model.model_dump(mode="json")
         return {coll: {str(k): v for k, v in dumped.get(coll, {}).items()} for coll in cls.tables}
 
+    @classmethod
+    def validate_record(cls, coll: str, record: Record) -> None:
+        """Check one record of a collection against the state model (raises pydantic's ValidationError):
+        what `validate_state` would say of it, without validating the rest of the state."""
+        _collection_adapter(cls, coll).validate_python({str(record.get("id")): record})
+
     def generate(self, gen: DataGen) -> dict[str, Iterable[Record]]:
         """Seeded initial records per collection; ids may be omitted (the table assigns them)."""
         return {}
@@ -364,3 +370,9 @@ class Service:
 
     def today(self) -> str:
         return self.ctx.clock.today()
+
+
+@lru_cache(maxsize=None)
+def _collection_adapter(cls: type[Service], coll: str) -> TypeAdapter[Any]:
+    """The validator of one collection of a service's state model (id -> record)."""
+    return TypeAdapter(cls.State.model_fields[coll].annotation)

@@ -16,6 +16,8 @@ from datetime import date, datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from compoworld.services.cast import EXTERNAL, PERSON_ROLES, cast, fits, role_of
 from compoworld.services.fake import OUR_DOMAIN
 from compoworld.services.world_check import person_pairs, role_violations
@@ -163,7 +165,12 @@ class Designer:
             changes["name"] = changes["path"].rstrip("/").rsplit("/", 1)[-1]  # a file's name is the end of its path
         elif isinstance(changes.get("name"), str) and isinstance(template.get("path"), str) and "path" not in changes:
             changes["path"] = template["path"].rstrip("/").rsplit("/", 1)[0] + "/" + changes["name"]
-        rec = table.place({**template, **changes, "id": rid})
+        rec = {**template, **changes, "id": rid}
+        try:  # the task's initial state is validated when an environment loads it: a plant must pass now
+            type(self.d.env.services[service]).validate_record(coll, rec)
+        except ValidationError as exc:
+            raise DesignError(f"planted record fails the state model: {service}.{coll}") from exc
+        rec = table.place(rec)
         self.d.planted.append({"service": service, "collection": coll, "record": rec})
         return rec
 
