@@ -214,6 +214,18 @@ def test_rules_live_in_documents_next_to_a_superseded_version(batch) -> None:
     for t in ruled[:10]:
         kinds = probe_detail(t)["mutants_by_kind"]
         assert kinds.get("superseded", [0, 0])[0] == kinds.get("superseded", [0, 0])[1] >= 1, t.id
+    # A rule is a document found by its title or path: never a record keyed by an email (a payroll
+    # adjustment whose employee email is "Adjustment reason policy, rev. 3").
+    from compoworld.tasks.explore import profile
+
+    for t in ruled:
+        for s in t.plan:
+            for e in s.extract:
+                if e.pattern:
+                    prof = profile(CLASSES[s.service])
+                    coll = prof.collection_of(s.tool)
+                    key = next(iter(e.match))
+                    assert prof.field_sems[coll][key] in ("title", "file_path"), (t.id, s.tool, key)
 
 
 # -- reports and the teacher ------------------------------------------------------------------------

@@ -740,7 +740,8 @@ class Designer:
             for lk in prof.lookups:
                 sems = prof.field_sems.get(lk.collection, {})
                 texts = [f for f, s in sems.items() if s == "text" and f != lk.key_field]
-                if lk.key_field not in prof.key_fields.get(lk.collection, []) or not texts:
+                # a document is found by its title or path (not by an email: a rule is no payroll adjustment)
+                if lk.key_field not in prof.key_fields.get(lk.collection, []) or not texts or sems.get(lk.key_field) not in ("title", "file_path"):
                     continue
                 template = self.template(service, lk.collection)
                 if template is None or not isinstance(template.get(lk.key_field), str):
