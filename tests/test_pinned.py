@@ -21,7 +21,8 @@ transitions (cancel, reserve, issue, reimburse), enum updates of optional parame
 and scheduled dates as ranks; then when a group keyed by one of several values of a field said whose
 value it is, and stamps read "scheduled time"; then when a plant the state model refuses (a rule
 document's title as a payroll adjustment's employee email) failed at once instead of being tried and
-undone, and rule documents were looked for only where a title or path finds them. A change here means generated data
+undone, and rule documents were looked for only where a title or path finds them; then when a planted record's
+span of time stayed whole (an event's date, start and end move together). A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -820,3 +820,22 @@ def test_a_plant_the_state_model_refuses_is_a_design_failure_not_a_probe_error()
     assert d.table("procurement", "vendors").rows == before and not d.d.planted  # nothing half-planted
     ok = d.plant("procurement", "vendors", vendor, {"contact_email": "pat.lee@northwind.example"})
     assert d.d.planted[-1]["record"] is ok
+
+
+def test_planted_spans_of_time_stay_whole(batch) -> None:
+    """A group ranked by an event's end got planted ends with the template's start and date: events
+    that ended before they started, or on another day than their date; leave requests likewise. The
+    other ends of a span now move with the one the motif sets."""
+    tasks, _, _ = batch
+    spans = 0
+    for t in tasks:
+        for colls in t.initial_state.values():
+            for rows in colls.values():
+                for rec in rows.values():
+                    for a, b in (("start", "end"), ("start_date", "end_date")):
+                        if isinstance(rec.get(a), str) and isinstance(rec.get(b), str):
+                            spans += 1
+                            assert rec[a] <= rec[b], (t.id, rec["id"], rec[a], rec[b])
+                    if isinstance(rec.get("date"), str) and isinstance(rec.get("start"), str):
+                        assert rec["start"][:10] == rec["date"], (t.id, rec["id"], rec["date"], rec["start"])
+    assert spans

@@ -27,7 +27,8 @@ from compoworld.services.service import Service
 from compoworld.synthesis.naming import is_numbered_name, spoken_entity
 from compoworld.tasks.capabilities import chained
 from compoworld.tasks.checks import evaluate, matching
-from compoworld.tasks.design_types import Carry, DesignError, field_words, id_entity, joinable as _joinable, revision_keys, rule_topic
+from compoworld.tasks.design_types import (Carry, DesignError, field_words, id_entity, joinable as _joinable, moved_span, revision_keys,
+                                          rule_topic)
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
 from compoworld.tasks.instruction import Phrase, write_verb
 from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
@@ -161,6 +162,7 @@ class Designer:
             table.seq += 1
             rid = table.new_id()
         changes = self.same_person(template, changes)
+        changes = {**changes, **moved_span(template, changes)}
         if isinstance(changes.get("path"), str) and "name" in template and "name" not in changes:
             changes["name"] = changes["path"].rstrip("/").rsplit("/", 1)[-1]  # a file's name is the end of its path
         elif isinstance(changes.get("name"), str) and isinstance(template.get("path"), str) and "path" not in changes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from compoworld.services.semantics import NON_JOINING
@@ -65,3 +66,39 @@ def rule_topic(key: str) -> str:
     """A revision's key without its number: how a person points to the rule."""
     found = _REVISION.match(key)
     return found["prefix"] if found else key
+
+
+SPAN = ("date", "start", "end", "start_date", "end_date")  # the ends of one span of time: planted together
+
+
+def moved_span(template: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A planted record whose date, start or end was set keeps its span whole: the template's other
+    ends move by as many days (an event that ends before it starts, or on another day than its date,
+    is no event; nor is a leave that ends before it begins)."""
+    moved = next((f for f in SPAN if f in changes and isinstance(changes[f], str) and isinstance(template.get(f), str)), None)
+    if moved is None:
+        return {}
+    new, old = _instant(changes[moved]), _instant(template[moved])
+    if new is None or old is None:
+        return {}
+    delta = new - old if len(changes[moved]) > 10 and len(template[moved]) > 10 else timedelta(days=(new.date() - old.date()).days)
+    out: dict[str, Any] = {}
+    for f in SPAN:
+        was = template.get(f)
+        at = _instant(was) if isinstance(was, str) else None
+        if f == moved or f in changes or at is None:
+            continue
+        shifted = at + delta  # the same duration, the same order of its ends
+        out[f] = shifted.date().isoformat() if len(was) == 10 else shifted.strftime("%Y-%m-%dT%H:%M:%S") + was[19:]
+    start = out.get("start", changes.get("start"))
+    if isinstance(template.get("date"), str) and "date" not in changes and isinstance(start, str) and len(start) > 10:
+        out["date"] = start[:10]  # an event's day is the day it starts, even when the shift crosses midnight
+    return out
+
+
+def _instant(text: str) -> datetime | None:
+    """An ISO date or date-time (its first 19 characters) as a naive datetime; None when it is neither."""
+    try:
+        return datetime.fromisoformat(text[:19]) if len(text) >= 19 else datetime.fromisoformat(text[:10])
+    except ValueError:
+        return None

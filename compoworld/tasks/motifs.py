@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any
 from compoworld.services.cast import PERSON_ROLES, cast
 from compoworld.services.world_check import past_field, person_pairs
 from compoworld.tasks.checks import same
-from compoworld.tasks.design_types import Carry, DesignError, field_words, id_entity, joinable as _joinable
+from compoworld.tasks.design_types import SPAN, Carry, DesignError, field_words, id_entity, joinable as _joinable
 from compoworld.tasks.explore import Lookup
 from compoworld.tasks.instruction import Phrase
 from compoworld.tasks.model import Check, Cond, Extract, PlanStep, ReportItem, Where
@@ -110,7 +110,8 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
             if not ranks:
                 continue
             for update in _updates(designer, service, lk, ranks):  # not ranked by what the work itself sets
-                usable = [r for r in ranks if update is None or r not in update.stamps]
+                usable = [r for r in ranks if (update is None or r not in update.stamps)
+                          and not (r in SPAN and lk.key_field in SPAN)]  # the events of a day are not ranked by their start
                 out += [(Site(service, lk, rank, sems[rank], update, _second(sems, usable, rank)), carry) for rank in usable]
     return out
 
@@ -125,8 +126,9 @@ def _ranks(sems: dict[str, str], key_field: str) -> list[str]:
 
 
 def _second(sems: dict[str, str], ranks: list[str], rank: str) -> str:
-    """A date field besides `rank`, for choices under two constraints ("" if none)."""
-    return next((f for f in ranks if f != rank and sems[f] in ("date", "datetime")), "")
+    """A date field besides `rank`, for choices under two constraints ("" if none); not another end of
+    the same span (an event's date and its end move together)."""
+    return next((f for f in ranks if f != rank and sems[f] in ("date", "datetime") and not (f in SPAN and rank in SPAN)), "")
 
 
 def _updates(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> list[Update | None]:
