@@ -112,16 +112,19 @@ class GatewayCalls:
         self.services_listed = False
         self.listed: set[str] = set()  # services whose tools were listed
         self.described: set[str] = set()  # tools whose schema was read
+        self.slipped = False  # whether the last call's slip was made (a failed call the agent recovered from)
 
     def call(self, tool: str, arguments: dict[str, Any], reasoning: str, slip: Slip | None = None) -> Observation:
         service, _, bare = tool.partition(SEP)
         readable = bare.replace("_", " ")
         shown = self.gateway.shown[tool]  # the name list_tools gives it
+        self.slipped = False
         if not self.services_listed:
             self.episode.call("list_services", {}, "Let me see which services are available.")
             self.services_listed = True
         if slip is not None and slip.kind == "wrong_service":
             self.episode.call("call_tool", {"tool_name": f"{slip.detail}{SEP}{bare}", "arguments": arguments}, reasoning)
+            self.slipped = True
             reasoning = f"{slip.detail} has no {readable}; it is a tool of {service}. {reasoning}"
         if service not in self.listed:
             self.episode.call("list_tools", {"service": service}, f"Let me see what {service} offers.")
@@ -131,6 +134,7 @@ class GatewayCalls:
             obs = self.run(shown, guessed, reasoning)
             if obs.ok:  # the guess happened to be a real parameter: the call is done
                 return obs
+            self.slipped = True
             reasoning = f"I guessed an argument name wrong; now that I have its schema, I'll call {readable} again."
         if tool not in self.described:
             self.episode.call("describe_tool", {"tool": shown}, f"Let me check the arguments of {readable} before I call it.")
@@ -142,18 +146,20 @@ class GatewayCalls:
 
 
 def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[int]:
-    """Follow the plan like an agent: resolve each call from values read out of earlier tool results."""
+    """Follow the plan like an agent: resolve each call from values read out of earlier tool results.
+    Returns the plan steps whose discovery slip was made: not one on a branch this run's values ruled
+    out, nor a guessed argument for a tool an earlier call of this run had already described."""
     calls = GatewayCalls(episode) if episode.discover_mode == "gateway" else DirectCalls(episode)
     slips = mistakes.slips or {}
     bindings: dict[str, Any] = {}
     done: list[PlanStep] = []
     left: list[PlanStep] = []
-    played: set[int] = set()  # plan steps that made a call (a branch its values ruled out makes none)
+    slipped: set[int] = set()
     fields = var_fields(task)
     for i, step in enumerate(task.plan):
         if mistakes.give_up_after is not None and i >= mistakes.give_up_after:
             episode.answer("I think that covers the request.")  # gives up, believing it is done
-            return played
+            return slipped
         kind = mistakes.per_step.get(i)
         if kind == "skip":
             continue
@@ -161,6 +167,8 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[i
             left.append(step)
             continue
         obs = calls.call(step.tool, resolve(step.arguments, bindings), reasoning(task, i, step, bindings, fields), slips.get(i))
+        if i in slips and getattr(calls, "slipped", False):
+            slipped.add(i)
         data = _read(obs.content) if obs.ok else None
         for ex in step.extract:
             if ex.var in mistakes.stale:  # remembers the value from before it was updated
@@ -170,11 +178,10 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[i
             else:
                 bindings[ex.var] = None
         done.append(step)
-        played.add(i)
         if kind == "extra_write":
             calls.call(step.tool, resolve(step.arguments, bindings), "Let me make sure that went through; I'll send it again.")
     episode.answer(summary(task, done, left, bindings))
-    return played
+    return slipped
 
 
 class ReferenceTeacher:
@@ -263,9 +270,9 @@ class PerturbedPolicy:
 
     def run(self, task: Task, episode: Episode, seed: int, rollout_index: int) -> None:
         m = self.mistakes(task, seed, rollout_index, episode.discover_mode)
-        played = play(task, episode, m)
-        if m.slips:  # a slip on a step whose branch this run's values ruled out never happened
-            m = Mistakes(m.p, m.per_step, m.stale, m.give_up_after, {i: sl for i, sl in m.slips.items() if i in played})
+        slipped = play(task, episode, m)
+        if m.slips:  # only the slips this run made (see `play`)
+            m = Mistakes(m.p, m.per_step, m.stale, m.give_up_after, {i: sl for i, sl in m.slips.items() if i in slipped})
         episode.meta = m.describe()
 
 
