@@ -195,6 +195,19 @@ def test_transitions_move_a_group_and_are_checked_on_the_state_they_set(batch) -
     assert found >= 5
 
 
+@pytest.mark.parametrize("tool,outcome,verb", [
+    ("inventory__reserve_order", "reserved", "reserve"), ("gmail__send_draft", "sent", "send"),
+    ("hubspot__notes_archive", "archived", "archive"),  # the compiled name puts the object first
+    ("monday_com__monday_archive_item", "archived", "archive"),  # and a vendor prefix
+    ("scanner__cancelScan", "cancelled", "cancel"), ("invoicing__void_invoice", "void", "void"),
+    ("docker__start_container", "running", ""),  # no word of the name gives the outcome: not used
+])
+def test_a_transition_is_said_with_the_verb_its_outcome_comes_from(tool: str, outcome: str, verb: str) -> None:
+    from compoworld.tasks.motifs import transition_verb
+
+    assert transition_verb(tool, outcome) == verb
+
+
 def test_error_recovery_tasks_refuse_the_direct_call_and_the_teacher_recovers(batch) -> None:
     tasks, _, _ = batch
     labelled = [t for t in tasks if "error-recovery" in t.capabilities]

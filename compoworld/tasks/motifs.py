@@ -25,6 +25,7 @@ get `record_unchanged` criteria, updated ones `field_equals` on the value writte
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, AbstractSet, Any
@@ -68,8 +69,16 @@ class Update:
         return {self.target_param: rid, self.param: value} if self.param else {self.target_param: rid}
 
     def verb(self) -> str:
-        """A transition's verb as a request says it: `inventory__reserve_order` -> "reserve"."""
-        return self.tool.split("__", 1)[1].split("_", 1)[0]
+        """A transition's verb as a request says it ("" for a setting): see `transition_verb`."""
+        return transition_verb(self.tool, str(self.moved_to)) if not self.param else ""
+
+
+def transition_verb(tool: str, outcome: str) -> str:
+    """The word of a tool's name that its outcome comes from: `inventory__reserve_order` moving to
+    "reserved" -> "reserve", `hubspot__notes_archive` to "archived" -> "archive" (not "notes", and
+    not "monday" of `monday_archive_item`); "" when no word is (`start_container` -> "running")."""
+    words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", tool.split("__", 1)[-1]).lower())
+    return next((w for w in words if len(w) >= 3 and outcome.lower().startswith(w[:max(3, len(w) - 1)])), "")
 
 
 @dataclass
@@ -147,7 +156,8 @@ def _updates(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> 
     if settings or any(sems.get(k) == "person_name" for k in prof.key_fields.get(lk.collection, [])):
         return settings or [None]
     moves: list[Update | None] = [Update(t.tool, t.target_param, "", t.field, t.value, t.stamps) for t in prof.transitions
-                                  if t.collection == lk.collection and t.field not in ranks and t.field != lk.key_field]
+                                  if t.collection == lk.collection and t.field not in ranks and t.field != lk.key_field
+                                  and transition_verb(t.tool, t.value)]  # a request must be able to say it
     return moves or [None]
 
 
