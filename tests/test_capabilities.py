@@ -203,7 +203,7 @@ def test_transitions_move_a_group_and_are_checked_on_the_state_they_set(batch) -
     ("docker__start_container", "running", ""),  # no word of the name gives the outcome: not used
 ])
 def test_a_transition_is_said_with_the_verb_its_outcome_comes_from(tool: str, outcome: str, verb: str) -> None:
-    from compoworld.tasks.motifs import transition_verb
+    from compoworld.tasks.explore import transition_verb
 
     assert transition_verb(tool, outcome) == verb
 

@@ -93,6 +93,8 @@ def guessed_name(argument: str, tool: str) -> str:
 class DirectCalls:
     """Direct mode: every tool is in the agent's catalog, so a plan step is one call."""
 
+    slipped = False  # nothing to discover, so no slip
+
     def __init__(self, episode: Episode) -> None:
         self.episode = episode
 
@@ -167,7 +169,7 @@ def play(task: Task, episode: Episode, mistakes: Mistakes = Mistakes()) -> set[i
             left.append(step)
             continue
         obs = calls.call(step.tool, resolve(step.arguments, bindings), reasoning(task, i, step, bindings, fields), slips.get(i))
-        if i in slips and getattr(calls, "slipped", False):
+        if i in slips and calls.slipped:
             slipped.add(i)
         data = _read(obs.content) if obs.ok else None
         for ex in step.extract:

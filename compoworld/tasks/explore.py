@@ -78,6 +78,7 @@ class Transition:
     field: str
     value: str
     stamps: tuple[str, ...] = ()  # the other fields the move sets (issue date, reimbursed on)
+    verb: str = ""  # how a request says the move (`transition_verb`); "" when its name has no such word
 
 
 @dataclass
@@ -281,9 +282,18 @@ def _probe_transitions(env: Environment, svc: Service, rng: random.Random) -> li
             move = _state_field(main["fields"]) if main.get("op") == "changed" and main["id"] == args.get(required[0]) else None
             if move and main["collection"] != ACTION_LOG and _nameable(svc.db[main["collection"]].entity):
                 out.append(Transition(f"{svc.name}__{tname}", main["collection"], required[0], *move,
-                                      stamps=tuple(sorted(set(main["fields"]) - {move[0]}))))
+                                      stamps=tuple(sorted(set(main["fields"]) - {move[0]})),
+                                      verb=transition_verb(f"{svc.name}__{tname}", move[1])))
             break
     return out
+
+
+def transition_verb(tool: str, outcome: str) -> str:
+    """The word of a tool's name that its outcome comes from: `inventory__reserve_order` moving to
+    "reserved" -> "reserve", `hubspot__notes_archive` to "archived" -> "archive" (not "notes", and
+    not "monday" of `monday_archive_item`); "" when no word is (`start_container` -> "running")."""
+    words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", tool.split("__", 1)[-1]).lower())
+    return next((w for w in words if len(w) >= 3 and outcome.lower().startswith(w[:max(3, len(w) - 1)])), "")
 
 
 def _state_field(fields: dict[str, tuple[Any, Any]]) -> tuple[str, str] | None:

@@ -25,7 +25,6 @@ get `record_unchanged` criteria, updated ones `field_equals` on the value writte
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, AbstractSet, Any
@@ -64,21 +63,10 @@ class Update:
     field: str
     moved_to: Any = None
     stamps: tuple[str, ...] = ()  # the other fields a transition sets
+    verb: str = ""  # a transition's verb as a request says it (`Transition.verb`)
 
     def arguments(self, rid: Any, value: Any) -> dict[str, Any]:
         return {self.target_param: rid, self.param: value} if self.param else {self.target_param: rid}
-
-    def verb(self) -> str:
-        """A transition's verb as a request says it ("" for a setting): see `transition_verb`."""
-        return transition_verb(self.tool, str(self.moved_to)) if not self.param else ""
-
-
-def transition_verb(tool: str, outcome: str) -> str:
-    """The word of a tool's name that its outcome comes from: `inventory__reserve_order` moving to
-    "reserved" -> "reserve", `hubspot__notes_archive` to "archived" -> "archive" (not "notes", and
-    not "monday" of `monday_archive_item`); "" when no word is (`start_container` -> "running")."""
-    words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", tool.split("__", 1)[-1]).lower())
-    return next((w for w in words if len(w) >= 3 and outcome.lower().startswith(w[:max(3, len(w) - 1)])), "")
 
 
 @dataclass
@@ -133,7 +121,6 @@ def _ranks(sems: dict[str, str], key_field: str) -> list[str]:
             and (not f.endswith("_at") or "due" in f or f.startswith("scheduled"))]
 
 
-
 def _second(sems: dict[str, str], ranks: list[str], rank: str) -> str:
     """A date field besides `rank`, for choices under two constraints ("" if none); not another end of
     the same span (an event's date and its end move together)."""
@@ -155,9 +142,9 @@ def _updates(designer: Designer, service: str, lk: Lookup, ranks: list[str]) -> 
     sems = prof.field_sems.get(lk.collection, {})
     if settings or any(sems.get(k) == "person_name" for k in prof.key_fields.get(lk.collection, [])):
         return settings or [None]
-    moves: list[Update | None] = [Update(t.tool, t.target_param, "", t.field, t.value, t.stamps) for t in prof.transitions
+    moves: list[Update | None] = [Update(t.tool, t.target_param, "", t.field, t.value, t.stamps, t.verb) for t in prof.transitions
                                   if t.collection == lk.collection and t.field not in ranks and t.field != lk.key_field
-                                  and transition_verb(t.tool, t.value)]  # a request must be able to say it
+                                  and t.verb]  # a request must be able to say it
     return moves or [None]
 
 
@@ -179,9 +166,9 @@ def _parent(designer: Designer, site: Site, rng: random.Random, visit: int) -> C
     table = designer.table(site.service, coll)  # type: ignore[arg-type]
     # A record of the seeded world the plan has not touched: not a planted rule or decoy, nothing the request had made.
     # Nor one whose id the plan already looked up: the request would ask for it twice.
-    found = {designer.d.bindings.get(e.var) for st in designer.d.plan for e in st.extract if e.field == "id"}
+    looked_up = {designer.d.bindings.get(e.var) for st in designer.d.plan for e in st.extract if e.field == "id"}
     ids = sorted(rid for rid, rec in designer.d.initial.get(site.service, {}).get(coll, {}).items()
-                 if table.get(rid) == rec and rid not in found)
+                 if table.get(rid) == rec and rid not in looked_up)
     for rid in rng.sample(ids, min(len(ids), 4)):
         found = designer.resolve_id(visit, site.service, sem, rid)
         if found is not None:
@@ -386,7 +373,7 @@ def motif_kinds(site: Site) -> set[tuple[str, str]]:
     """What a motif is one of: the kind of record it works on or reports over, and the verb of its
     transition. A task has one motif of each: six fan-outs over tickets, each naming another company,
     read as one chore repeated six times; so did cancelling the orders, the events and the interviews."""
-    verb = {("transition", site.update.verb())} if site.update is not None and not site.update.param else set()
+    verb = {("transition", site.update.verb)} if site.update is not None and not site.update.param else set()
     return {(site.service, site.lookup.collection)} | verb
 
 
@@ -456,7 +443,7 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
         return g.step
     u = site.update
     assert u is not None
-    fld, verb = u.field, u.verb()
+    fld, verb = u.field, u.verb
     where = f"in {site.service} {_group_name(designer, carry, site.lookup.key_field)}"
     value = done[next(iter(done))] if done else (None if kind == "recover" else g.update_value())
     if kind == "top":
