@@ -65,7 +65,7 @@ def test_generated_state_fits_the_state_model_and_scales(name: str) -> None:
     state = small.state()
     assert sum(len(c) for c in state[name].values()) > 0
     small.reset(3, initial_state=state)
-    assert small.state_hash() == compose([name], seed=3).state_hash()  # validates against the typed model
+    assert small.state_hash() == compose([name], seed=3).state_hash()  # a given state is the state
     big = compose([name], seed=3, scale=10).state()[name]
     assert sum(len(c) for c in big.values()) > 3 * sum(len(c) for c in state[name].values())
 

@@ -22,7 +22,10 @@ and scheduled dates as ranks; then when a group keyed by one of several values o
 value it is, and stamps read "scheduled time"; then when a plant the state model refuses (a rule
 document's title as a payroll adjustment's employee email) failed at once instead of being tried and
 undone, and rule documents were looked for only where a title or path finds them; then when a planted record's
-span of time stayed whole (an event's date, start and end move together). A change here means generated data
+span of time stayed whole (an event's date, start and end move together). On 2 Dec (fourth session)
+tasks and everything scored from them, when a design went back a visit instead of starting over, a
+literal that gives away a discovered value failed its visit, loose ends were checked at the last visit,
+and a report value inside another item's label became an overlap. A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -14,6 +14,7 @@ from typing_extensions import TypedDict
 
 from compoworld.services import Collection, Service, registry, tool
 from compoworld.services.environment import Environment, generated_state
+from compoworld.services.registry import library_services
 from compoworld.services.library._types import Text, Title
 from compoworld.services.library.crm import Company, Crm
 
@@ -73,6 +74,31 @@ def test_the_state_model_is_derived_from_the_collections() -> None:
     broken = {"companies": {"co_0001": {**state["companies"]["co_0001"], "tier": "galactic"}}}
     with pytest.raises(ValidationError):
         Crm.validate_state(broken)
+
+
+@pytest.mark.parametrize("name", sorted(library_services()))
+def test_seeded_records_are_what_the_state_model_gives_back(name: str) -> None:
+    """An environment given a state validates only the records that are not the seeded ones themselves
+    (a task's plants): that is the same only because seeded records come out of the state model as
+    they went in."""
+    cls = library_services()[name]
+    for seed in (0, 5):
+        state = generated_state(cls, seed)
+        assert cls.validate_state(state) == state
+
+
+def test_a_given_state_is_checked_where_it_differs_from_the_seeded_world() -> None:
+    seeded = generated_state(Crm, 3)
+    first = next(iter(seeded["companies"].values()))
+    planted = {**first, "id": "co_0900", "name": "Planted Co"}
+    env = Environment([Crm], seed=3, initial_state={"crm": {**seeded, "companies": {**seeded["companies"], "co_0900": planted}}})
+    assert env.state()["crm"]["companies"]["co_0900"] == planted
+    assert env.state()["crm"]["companies"][first["id"]] is first  # seeded records are shared, not copied
+    bad = {**planted, "tier": "galactic"}
+    with pytest.raises(ValidationError):
+        Environment([Crm], seed=3, initial_state={"crm": {**seeded, "companies": {**seeded["companies"], "co_0900": bad}}})
+    with pytest.raises(ValidationError):  # a seeded id given another record is checked too
+        Environment([Crm], seed=3, initial_state={"crm": {**seeded, "companies": {**seeded["companies"], first["id"]: {**first, "tier": "galactic"}}}})
 
 
 class Memo(TypedDict):

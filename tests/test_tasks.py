@@ -9,12 +9,12 @@ import pytest
 from compoworld.services.registry import all_services
 from compoworld.tasks.checks import evaluate, score
 from compoworld.tasks.design_types import older_revision, rule_topic
-from compoworld.tasks.factory import TaskConfig, build_env, generate, hidden_values, probe
+from compoworld.tasks.factory import TaskConfig, build_env, generate, probe
 from compoworld.tasks.graph import build_graph, edge_records
 from compoworld.tasks.instruction import leaks
 from compoworld.tasks.model import Check, Where
 from compoworld.tasks.mutation import answer_of
-from compoworld.tasks.solution import applies, execute
+from compoworld.tasks.solution import applies, execute, hidden_values
 from compoworld.tasks.walk import WalkConfig, check_walk, sample_walk
 
 CLASSES = all_services("library")
@@ -84,7 +84,7 @@ def test_every_accepted_task_meets_the_acceptance_conditions(batch) -> None:
         assert not any(score([c for c in task.rubric if c.kind == "goal" and c.check.kind != "answer_mentions"], start, start))
         assert not all(score(task.rubric, start, start)), "doing nothing must fail"
         assert all(start[s] == final[s] for s in task.distractors)
-        assert not leaks(task.instruction, hidden_values(task))
+        assert not leaks(task.instruction, hidden_values(task.plan, task.bindings))
         assert run.bindings == task.bindings
         if task.stale:
             env2 = build_env(task, CLASSES)
@@ -124,6 +124,23 @@ def test_probe_rejects_a_task_whose_reference_is_broken(batch) -> None:
     assert any(p.startswith("reference fails") for p in problems)
 
 
+def test_the_stale_value_verdict_is_the_same_with_and_without_the_mutation_test(batch) -> None:
+    """With mutation testing on, the stale-value solution is the `stale` mutant, replayed once from a
+    snapshot; without it, the probe replays it in a fresh environment. Both say the same: it fails a
+    real task, and passes (a rejection) once the stale values are the discovered ones."""
+    tasks, _, _ = batch
+    stale = [t for t in tasks if t.stale][:6]
+    assert stale
+    for task in stale:
+        for mutation in (True, False):
+            problems, detail = probe(task, CLASSES, mutation=mutation, require_all_mutants_killed=mutation)
+            assert problems == [] and detail["stale_passes"] is False, (task.id, mutation, problems)
+        moot = task.model_copy(update={"stale": {v: task.bindings[v] for v in task.stale}})  # "stale" = current
+        for mutation in (True, False):
+            problems, detail = probe(moot, CLASSES, mutation=mutation)
+            assert detail["stale_passes"] is True and problems[0] == "stale solution passes", (task.id, mutation, problems)
+
+
 def test_check_language() -> None:
     initial = {"crm": {"contacts": {"c1": {"id": "c1", "email": "a@x.com", "tags": ["vip"], "note": "Hello World"}}}, "email": {"m": {}}}
     final = {"crm": {"contacts": {**initial["crm"]["contacts"], "c2": {"id": "c2", "email": "B@x.com ", "tags": [], "note": ""}}}, "email": {"m": {}}}
@@ -151,7 +168,7 @@ def test_llm_instruction_rewrite_is_kept_only_when_it_keeps_mentions_and_leaks_n
 
     task = batch[0][0]
     required = required_mentions(task.plan, task.walk.visits)
-    hidden = hidden_values(task)
+    hidden = hidden_values(task.plan, task.bindings)
     good = "Quick request. " + " ".join(f"'{m}'" for m in required)
     text, verdict = rewrite_instruction(task.instruction, required, hidden, "openai/gpt-4o-mini", mock_response=good, cache=False)
     assert verdict == "accepted" and text == good

@@ -22,10 +22,11 @@ _MISSING = object()
 class Journal:
     """Undo log of one step: every table write appends here so a failed call can be rolled back."""
 
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "changes")
 
     def __init__(self) -> None:
         self.entries: list[tuple[Table, str, Any, int]] = []
+        self.changes = 0  # bumped whenever a table of the environment may change: its state snapshot is stale
 
     def rollback(self) -> None:
         for table, key, old, seq in reversed(self.entries):
@@ -147,6 +148,7 @@ class Table:
             self.rows = dict(self.rows)
             self._shared = False
         self.pristine = False
+        self.journal.changes += 1
         return self.rows
 
     def _write(self, key: str, value: Any) -> None:
@@ -332,6 +334,7 @@ class Service:
         made from the very dict given and unchanged since is kept, with its indexes: it is the table
         loading that dict again would make (rewinding to a snapshot mostly finds such tables)."""
         old, self.db = self.db, {}
+        self.ctx.journal.changes += 1
         for coll, c in self.tables.items():
             rows = data.get(coll)
             table = old.get(coll)

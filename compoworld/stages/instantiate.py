@@ -5,7 +5,7 @@ from __future__ import annotations
 from compoworld.stages.base import Batch, BatchOutput, ItemFailure, RunContext, Stage
 from compoworld.stages.items import TaskIndex, range_part
 from compoworld.stages.walks import factory, index_batches
-from compoworld.tasks.factory import Rejection
+from compoworld.tasks.factory import Rejection, fewer_collections
 from compoworld.tasks.records import task_rows, walks_from_rows
 
 
@@ -32,7 +32,8 @@ class Instantiate(Stage):
         for item_id in todo:
             item = TaskIndex.decode(item_id)
             try:
-                result = factory(ctx.cfg).make(item.index, draws.get(item.index, []))
+                with fewer_collections():
+                    result = factory(ctx.cfg).make(item.index, draws.get(item.index, []))
             except Exception as exc:
                 out.guard(item, exc)
                 continue

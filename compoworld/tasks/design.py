@@ -30,10 +30,10 @@ from compoworld.tasks.checks import evaluate, matching
 from compoworld.tasks.design_types import (Carry, DesignError, field_words, id_entity, joinable as _joinable, moved_span, revision_keys,
                                           rule_topic)
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
-from compoworld.tasks.instruction import Phrase, write_verb
+from compoworld.tasks.instruction import Phrase, leaks, write_verb
 from compoworld.tasks.model import Check, Cond, Criterion, Extract, PlanStep, ReportItem, Walk, Where
 from compoworld.tasks.quality import chain_keys, translated_from
-from compoworld.tasks.solution import applies, execute, pick, resolve, variables
+from compoworld.tasks.solution import applies, execute, hidden_values, literal_strings, pick, resolve, variables
 
 TEXT_SEMS = {"title", "text"}
 TYPE_WEIGHT = {"email": 8.0, "person_name": 4.0, "company_name": 4.0, "title": 2.0, "date": 1.5}
@@ -81,6 +81,9 @@ class Designer:
         self.updated: set[tuple[str, str, str]] = set()  # (service, record, field) a revisit has updated
         self.carries: list[Carry] = []  # every value handed along the walk, for motifs keyed by one
         self._fresh: Environment | None = None  # for replaying the plan from the start
+        # What the last successful replay covered: the plan's steps (with how many values each read)
+        # and the planted records. Only services where either changed since need replaying again.
+        self._replayed: tuple[list[tuple[PlanStep, int]], list[Any]] | None = None
         self._world_names: dict[str, str] | None = None
         self.motifs = motifs
         self.done_p = 0.15  # share of adding writes whose record already exists (the part already done)
@@ -128,16 +131,49 @@ class Designer:
         return start
 
     def replays(self) -> bool:
-        """Does the plan, run in a fresh world with the plants so far, discover what the design did?"""
+        """Does the plan, run in a fresh world with the plants so far, discover what the design did?
+
+        A tool reads and writes only its own service's tables, so a service whose plants and steps are
+        those an earlier replay confirmed gives the same values again: only the others are run (the
+        confirmed steps pass their time and hand on the values the design read)."""
         start = self.planted_start()
         if self._fresh is None:
             self._fresh = Environment([type(svc) for svc in self.d.env.services.values()], seed=self.seed)
         env = self._fresh  # rewound to the start, as a fresh environment would be (ids follow from the rows)
         env.ctx.journal.entries.clear()
         env.ctx.clock._now = env.ctx.clock.start
+        rerun = self._changed_services()
         for name, svc in env.services.items():
-            svc.load(start[name])
-        return execute(self.d.plan, env).bindings == self.d.bindings
+            if name in rerun:
+                svc.load(start[name])
+        bindings: dict[str, Any] = {}
+        for step in self.d.plan:
+            if not applies(step, bindings):
+                continue
+            if step.service not in rerun:
+                env.ctx.clock.tick()
+                bindings.update({ex.var: self.d.bindings.get(ex.var) for ex in step.extract})
+                continue
+            obs = env.step({"name": step.tool, "arguments": resolve(step.arguments, bindings)})
+            for ex in step.extract:
+                bindings[ex.var] = pick(obs.data, ex, bindings) if obs.ok else None
+        if bindings != self.d.bindings:
+            return False
+        self._replayed = ([(st, len(st.extract)) for st in self.d.plan], [p["record"] for p in self.d.planted])
+        return True
+
+    def _changed_services(self) -> set[str]:
+        """Services with a step or a plant that the last successful replay did not confirm (all of them
+        before the first)."""
+        if self._replayed is None:
+            return set(self.d.env.services)
+        steps, records = self._replayed
+        changed = {p["service"] for k, p in enumerate(self.d.planted) if k >= len(records) or p["record"] is not records[k]}
+        changed |= {st.service for k, st in enumerate(self.d.plan)
+                    if k >= len(steps) or steps[k][0] is not st or steps[k][1] != len(st.extract)}
+        if len(self.d.planted) < len(records) or len(self.d.plan) < len(steps):
+            return set(self.d.env.services)
+        return changed
 
     def run_step(self, step: PlanStep) -> PlanStep:
         self.run(step)
@@ -515,11 +551,12 @@ class Designer:
     def mark(self) -> tuple[Any, ...]:
         d = self.d
         return (len(d.plan), len(d.criteria), len(d.phrases), len(d.planted), dict(d.bindings), dict(d.stale),
-                dict(d.read_records), d.env.state(), d.env.ctx.clock._now, set(d.capabilities), len(d.report), set(d.mentioned))
+                dict(d.read_records), d.env.state(), d.env.ctx.clock._now, set(d.capabilities), len(d.report), set(d.mentioned),
+                d.env.ctx.journal.changes)
 
     def restore(self, mark: tuple[Any, ...]) -> None:
         """Undo a failed attempt: plan, rubric, phrases, plants, bindings and the simulated state."""
-        n_plan, n_crit, n_phr, n_plant, bindings, stale, reads, state, now, caps, n_report, mentioned = mark
+        n_plan, n_crit, n_phr, n_plant, bindings, stale, reads, state, now, caps, n_report, mentioned, changes = mark
         self.d.capabilities = caps
         self.d.mentioned = mentioned
         del self.d.report[n_report:]
@@ -529,6 +566,8 @@ class Designer:
         del self.d.phrases[n_phr:]
         del self.d.planted[n_plant:]
         self.d.bindings, self.d.stale, self.d.read_records = bindings, stale, reads
+        if self.d.env.ctx.journal.changes == changes:  # no table was written since the mark (the attempt only read)
+            return
         for name, svc in self.d.env.services.items():
             if any(t.rows is not state[name][c] and t.rows != state[name][c] for c, t in svc.db.items()):
                 svc.load(state[name])
@@ -908,21 +947,52 @@ class Designer:
         length = len(w.visits)
         selected = list(w.services)
         visits: list[str] = []
-        carry: Carry | None = None
-        for i in range(length):
-            options = self.allowed(visits, selected, length)
-            self.rng.shuffle(options)
-            if not self.d.stale and i >= 2:  # a revisit that can go stale first, while none has
-                options.sort(key=lambda s: s not in visits)
-            elif self.rng.random() < 0.6:
-                options.sort(key=lambda s: s in visits)
-            # First a visit that goes on from the value in hand; a fresh, unrelated lookup only where no
-            # service allowed next can take it (each one leaves a value that only the closing report uses).
-            passes = (True, False) if carry is not None else (False,)
-            moved = next((c for only in passes if (c := self.next_visit(i, options, visits, selected, carry, only)) is not None), None)
-            if moved is None:
+        # Per visit made so far: the state before it, the value it started from, and the moves not yet
+        # tried there. A visit with no move left goes back to the one before and tries its next move
+        # (at most MAX_BACKTRACKS times a design): most dead ends are one visit deep, and starting the
+        # whole walk over costs a dozen visits.
+        stack: list[tuple[tuple[Any, ...], Carry | None, list[tuple[bool, str]]]] = []
+        # A visit may also add to an earlier step (a revisit reads the record's id where it first read
+        # the record) and note what it updated: what going back undoes besides `restore`.
+        extras: list[tuple[list[int], set[tuple[str, str, str]]]] = []
+        backtracks = 0
+        while len(visits) < length:
+            i = len(visits)
+            if len(stack) == i:
+                carry = self.carries[-1] if self.carries else None
+                options = self.allowed(visits, selected, length)
+                self.rng.shuffle(options)
+                if not self.d.stale and i >= 2:  # a revisit that can go stale first, while none has
+                    options.sort(key=lambda s: s not in visits)
+                elif self.rng.random() < 0.6:
+                    options.sort(key=lambda s: s in visits)
+                # First a visit that goes on from the value in hand; a fresh, unrelated lookup only where no
+                # service allowed next can take it (each one leaves a value that only the closing report uses).
+                passes = (True, False) if carry is not None else (False,)
+                stack.append((self.mark(), carry, [(only, s) for only in passes for s in options][::-1]))
+                extras.append(([len(st.extract) for st in self.d.plan], set(self.updated)))
+            mark, carry, moves = stack[i]
+            moved = None
+            while moves and moved is None:
+                only, service = moves.pop()
+                moved = self.next_visit(i, [service], visits, selected, carry, only)
+            if moved is not None:
+                continue
+            if i == 0 or backtracks == MAX_BACKTRACKS:
                 raise DesignError(f"stuck at visit {i}" if i else "no first lookup")
-            carry = moved
+            backtracks += 1
+            stack.pop()
+            extras.pop()
+            mark, carry, moves = stack[i - 1]
+            self.restore(mark)  # undo visit i - 1; its next move is tried
+            stack[i - 1] = (self.mark(), carry, moves)  # restore hands the mark's own dicts to the design
+            reads, self.updated = extras[i - 1][0], set(extras[i - 1][1])
+            for st, n in zip(self.d.plan, reads):
+                del st.extract[n:]
+            visits.pop()
+            self.carries.pop()
+            if i - 1 < length - 1:
+                self.d.edge_types.pop()
         if not self.d.stale and self.require_stale:
             raise DesignError("no stale revisit")
         self.visits = visits
@@ -990,16 +1060,27 @@ class Designer:
                           reasoning=f"The limit for this batch is in '{rule_topic(key)}' in {service}; of its two revisions the later one ({key.rsplit(', ', 1)[-1]}) is in force."))
         return v, service, mention
 
+    def check_reports(self) -> None:
+        """Raise the DesignError `report_dangling` would, changing nothing: a walk whose loose ends cannot
+        be reported fails at its last visit, where another move can be tried, not after its motifs (the
+        motifs rarely change which values are loose ends)."""
+        mark = self.mark()
+        try:
+            self.report_dangling()
+        finally:
+            self.restore(mark)
+
     def report_dangling(self) -> None:
         """Every value the agent had to discover must be used: the last link of each chain of reads
         that feeds no write, condition or check goes into the closing report (which makes the links
         before it used), so reading them is part of the work."""
-        from compoworld.tasks.quality import dangling_vars
+        from compoworld.tasks.quality import dangling_vars, step_refs
 
+        refs = [step_refs(step) for step in self.d.plan]  # the plan stays as it is: only the report grows
         while True:
             goal_values = [w.value for c in self.d.criteria if c.kind == "goal" for w in c.check.where]
             reported = {v for it in self.d.report for v in it.vars}
-            dangling = dangling_vars(self.d.plan, reported, goal_values, self.d.bindings)
+            dangling = dangling_vars(self.d.plan, reported, goal_values, self.d.bindings, refs)
             if not dangling:
                 return
             var = dangling[-1]
@@ -1052,11 +1133,14 @@ class Designer:
 
     def add_report(self, item: ReportItem, value: Any) -> None:
         """A value the closing message must state, and the criterion that checks it there. Values that
-        read as one another in a message (12 inside 2026-12-01) would let a report that drops one pass."""
+        read as one another in a message (12 inside 2026-12-01), or a value inside another item's label
+        ("the name of the employee 'Lena Okafor'" next to "the start of the event whose organizer email is
+        the manager email of the employee 'Lena Okafor'"), would let a report that drops one pass."""
         from compoworld.tasks.checks import mentions
 
-        for c in self.d.criteria:
-            if c.check.kind == "answer_mentions" and any(mentions(str(w.value), value) or mentions(str(value), w.value) for w in c.check.where):
+        for c in self.d.criteria:  # the closing report says each item's label too: no value may hide in another's
+            if c.check.kind == "answer_mentions" and any(mentions(str(w.value), value) or mentions(str(value), w.value)
+                                                         or mentions(w.field, value) or mentions(item.label, w.value) for w in c.check.where):
                 raise DesignError("report values overlap")
         self.d.report.append(item)
         self.d.criteria.append(Criterion(id=f"c{len(self.d.criteria) + 1}", kind="goal",
@@ -1080,6 +1164,13 @@ class Designer:
         if any(evaluate(c.check, start, start) for c in self.d.criteria if c.kind == "goal" and c.check.kind != "answer_mentions"):
             raise DesignError("goal holds initially")
 
+    def gives_away(self) -> bool:
+        """Does a value the request states contain one the agent must discover (the same person's email
+        given for a write, a company inside a record's title)? Checked after each visit, where another
+        move can still be tried, rather than on the rendered request, where the whole design is lost."""
+        stated = "\n".join(s for step in self.d.plan for s in literal_strings(step.arguments))
+        return bool(leaks(stated, hidden_values(self.d.plan, self.d.bindings)))
+
     def next_visit(self, i: int, options: list[str], visits: list[str], selected: list[str], carry: Carry | None,
                    chained_only: bool) -> Carry | None:
         """Visit the first of `options` whose step simulates (recording it in `visits`); None when none does."""
@@ -1092,6 +1183,10 @@ class Designer:
             try:
                 moved = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits,
                                    chained_only=chained_only)
+                if self.gives_away():
+                    raise DesignError("literal gives away a discovered value")
+                if i == length - 1:
+                    self.check_reports()
             except DesignError as exc:
                 self.restore(mark)
                 self.last_failure = exc.reason
@@ -1249,6 +1344,7 @@ ALREADY = ["If that {entity} is already in {service}, don't add it a second time
            "It may already have been done in {service}; if so, leave it as it is.",
            "Someone may have added that {entity} already; check {service} first and don't duplicate it."]
 
+MAX_BACKTRACKS = 3  # visits a design may go back before it gives up on the walk
 MAX_DESCRIBE_DEPTH = 1  # records a report item's name may go through before its own (see `Designer.describe`)
 
 _LITERAL_WORDS = ["Q3 renewal", "Escalation follow-up", "Vendor review", "Onboarding kickoff", "Budget check-in",

@@ -40,7 +40,7 @@ from compoworld.tasks.checks import evaluate, same
 from compoworld.tasks.design_types import older_revision
 from compoworld.tasks.model import PlanStep, Task
 from compoworld.tasks.report import closing_text
-from compoworld.tasks.solution import applies, cond_variables, pick, report_value, resolve, variables
+from compoworld.tasks.solution import Run, applies, cond_variables, pick, report_value, resolve, variables
 
 WRITES = ("write", "update")
 
@@ -62,6 +62,7 @@ class MutationResult:
     equivalent: int = 0
     survivors: list[str] = field(default_factory=list)
     by_kind: dict[str, list[int]] = field(default_factory=dict)  # kind -> [mutants, killed]
+    stale_passes: bool | None = None  # the stale mutant (the probe's stale-value solution) passes every criterion
 
     def detail(self) -> dict[str, Any]:
         return {"mutants": self.mutants, "killed": self.killed, "equivalent": self.equivalent,
@@ -416,37 +417,57 @@ def _rejoin(reference: list[PlanStep], plan: list[PlanStep], k: int, bindings: d
     return None
 
 
+@dataclass
+class Recording:
+    """The reference run, call by call: what `solution.execute` returns (`run`), each step's `_Call`,
+    and a snapshot before each step and after the last (where a mutant may part from it)."""
+
+    run: Run
+    calls: list[_Call]
+    snaps: list[_Snapshot]
+
+
+def record(plan: list[PlanStep], env: Environment) -> Recording:
+    """Play the plan on `env` as `execute` does, recording each call and a snapshot before each step
+    (snapshots share the tables' rows: taking one is a few dict lookups unless the step before wrote)."""
+    run = Run()
+    calls: list[_Call] = []
+    snaps: list[_Snapshot] = []
+    for step in plan:
+        snaps.append(_Snapshot(env.state(), env.ctx.clock.datetime(), dict(run.bindings)))
+        if not applies(step, run.bindings):
+            calls.append(_Call(None))
+            continue
+        arguments = resolve(step.arguments, run.bindings)
+        obs = env.step({"name": step.tool, "arguments": arguments})
+        run.calls.append({"name": step.tool, "arguments": arguments})
+        run.observations.append(obs)
+        found: dict[str, Any] = {}
+        for ex in step.extract:  # in order: an extraction may match on the one before
+            run.bindings[ex.var] = found[ex.var] = pick(obs.data, ex, run.bindings) if obs.ok else None
+        calls.append(_Call(arguments, obs, found, env.services[step.service].dump()))
+    snaps.append(_Snapshot(env.state(), env.ctx.clock.datetime(), dict(run.bindings)))
+    return Recording(run, calls, snaps)
+
+
 def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environment, start: dict[str, Any],
-                  reference_final: dict[str, Any], bindings: dict[str, Any], pool: Mapping[str, list[Any]]) -> MutationResult:
+                  reference_final: dict[str, Any], bindings: dict[str, Any], pool: Mapping[str, list[Any]],
+                  recording: Recording | None = None) -> MutationResult:
     """Replay every mutant and score it against the rubric. `env` is an environment of the task (any
     state: it is rewound); each mutant starts from a snapshot of the reference run taken just before
     its first changed step, which is what a fresh environment replaying the mutant would reach. The
-    reference run is recorded call by call: a mutant that keeps the reference's steps takes its
-    recorded results wherever what the mutant changed cannot reach (`_replay_aligned`)."""
+    reference run is recorded call by call (`recording`, when the caller already made it from
+    `start`): a mutant that keeps the reference's steps takes its recorded results wherever what the
+    mutant changed cannot reach (`_replay_aligned`)."""
     result = MutationResult()
     mutants = derive_mutants(task, classes, bindings, pool)
     if not mutants:
         return result
     starts = [_first_change(task.plan, m) for m in mutants]
-    wanted = set(starts)
-    rewind(env, _Snapshot(start, env.ctx.clock.start, {}))
-    snaps: dict[int, _Snapshot] = {}
-    calls: list[_Call] = []
-    run: dict[str, Any] = {}
-    for k, step in enumerate(task.plan):  # the reference run, recorded call by call and snapshotted where mutants part from it
-        if k in wanted:
-            snaps[k] = _Snapshot(env.state(), env.ctx.clock.datetime(), dict(run))
-        if not applies(step, run):
-            calls.append(_Call(None))
-            continue
-        arguments = resolve(step.arguments, run)
-        obs = env.step({"name": step.tool, "arguments": arguments})
-        found: dict[str, Any] = {}
-        for ex in step.extract:  # in order: an extraction may match on the one before
-            run[ex.var] = found[ex.var] = pick(obs.data, ex, run) if obs.ok else None
-        calls.append(_Call(arguments, obs, found, env.services[step.service].dump()))
-    if len(task.plan) in wanted:
-        snaps[len(task.plan)] = _Snapshot(env.state(), env.ctx.clock.datetime(), dict(run))
+    if recording is None:
+        rewind(env, _Snapshot(start, env.ctx.clock.start, {}))
+        recording = record(task.plan, env)
+    calls, snaps, run = recording.calls, recording.snaps, recording.run.bindings
     bound = [ex.var for step in task.plan for ex in step.extract]
     ref = _Reference(task.plan, calls, run, [_reads(step) for step in task.plan], len(bound) == len(set(bound)), reference_final)
     reference_answer = answer_of(task, bindings)
@@ -477,6 +498,8 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
         answer = answers.get(key)
         if answer is None:
             answer = answers[key] = _closing(task, said)
+        if m.kind == "stale":  # the probe's stale-value solution: scored on every criterion, equivalent or not
+            result.stale_passes = all(evaluate(c.check, start, final, answer) for c in task.rubric)
         changed, same_work = differing(final, reference_final)
         if same_work and answer == reference_answer:
             result.equivalent += 1

@@ -27,10 +27,13 @@ def dangling_lookups(task: Task) -> int:
     return len(dangling_vars(task.plan, {v for item in task.report for v in item.vars}, goal_values, task.bindings))
 
 
-def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[Any], bindings: dict[str, Any]) -> list[str]:
-    """The variables `dangling_lookups` counts, in plan order."""
+def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[Any], bindings: dict[str, Any],
+                  refs: list[set[str]] | None = None) -> list[str]:
+    """The variables `dangling_lookups` counts, in plan order. `refs`: each step's `step_refs`, when
+    the caller asks again of the same plan."""
     feeds: dict[str, bool] = {}
-    refs = [step_refs(step) for step in plan]  # once per step, not once per (variable, later step)
+    if refs is None:
+        refs = [step_refs(step) for step in plan]  # once per step, not once per (variable, later step)
     for k in range(len(plan) - 1, -1, -1):  # later steps first: a var's use is always after its binding
         step = plan[k]
         for ex in step.extract:

@@ -38,6 +38,19 @@ def literal_strings(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else []
 
 
+def hidden_values(plan: list[Any], bindings: dict[str, Any]) -> list[Any]:
+    """Values the agent must discover: bound from an observation before any argument states them."""
+    given: set[str] = set()
+    hidden: list[Any] = []
+    for step in plan:
+        given.update(s.lower() for s in literal_strings(step.arguments))
+        for ex in step.extract:
+            value = bindings.get(ex.var)
+            if not (isinstance(value, str) and value.lower() in given):
+                hidden.append(value)
+    return hidden
+
+
 def variables(value: Any) -> set[str]:
     """The variables an argument refers to."""
     if isinstance(value, dict):
