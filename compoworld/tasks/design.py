@@ -26,7 +26,7 @@ from compoworld.services.sampling import END_WORDS, ValuePool, is_fallback_value
 from compoworld.services.service import Service
 from compoworld.synthesis.naming import is_numbered_name, spoken_entity
 from compoworld.tasks.capabilities import chained
-from compoworld.tasks.checks import evaluate, matching
+from compoworld.tasks.checks import evaluate, matching, same
 from compoworld.tasks.design_types import (Carry, DesignError, field_words, id_entity, joinable as _joinable, moved_span, revision_keys,
                                           rule_topic)
 from compoworld.tasks.explore import Action, Lookup, ServiceProfile, profile
@@ -71,6 +71,7 @@ class Designer:
         self.d = Design(env=env, initial=env.state())
         self.pool = _pool(env, tuple(env.services), seed)  # values of each type in the world, for arguments
         self._candidates: dict[tuple[str, str, str], list[list[tuple[str, str]]]] = {}
+        self._seeded_rows: dict[tuple[str, str], list[dict[str, Any]]] = {}  # see `template`
         self._n = 0
         self.visits: list[str] = []
         self.next_roles: dict[str, set[str]] = {}  # set by `consumable` for the visit being designed
@@ -317,7 +318,10 @@ class Designer:
 
     def template(self, service: str, coll: str) -> dict[str, Any] | None:
         """A record of the seeded world to clone for a plant (never one the plan itself created)."""
-        rows = list(self.d.initial.get(service, {}).get(coll, {}).values())
+        key = (service, coll)
+        rows = self._seeded_rows.get(key)
+        if rows is None:  # the seeded world never changes: listed once per collection, not once per plant
+            rows = self._seeded_rows[key] = list(self.d.initial.get(service, {}).get(coll, {}).values())
         return self.rng.choice(rows) if rows else None
 
     def fresh_value(self, service: str, coll: str, fld: str, avoid: set[Any]) -> Any:
@@ -372,7 +376,7 @@ class Designer:
                 if is_numbered_name(key, self.table(service, lk.collection).entity):  # "the biorxiv titled 'Biorxiv 12'"
                     continue
                 # a field holding the key itself tells nothing ("the file '/a/b.pdf'; I need its path")
-                usable = [f for f in fields if self.usable(service, lk.collection, f, rec.get(f)) and not _same(rec.get(f), key)]
+                usable = [f for f in fields if self.usable(service, lk.collection, f, rec.get(f)) and not same(rec.get(f), key)]
                 if not usable:
                     continue
                 out = self.choose_out(service, lk.collection, usable)
@@ -405,7 +409,7 @@ class Designer:
         """Whether the plan made this record or set this field of it (not the world it starts in)."""
         before = next((p["record"] for p in reversed(self.d.planted) if p["service"] == service and p["collection"] == coll
                        and p["record"]["id"] == rec["id"]), None) or self.d.initial.get(service, {}).get(coll, {}).get(rec["id"])
-        return before is None or not _same(before.get(fld), rec.get(fld))
+        return before is None or not same(before.get(fld), rec.get(fld))
 
     def echoes(self, step: PlanStep, value: Any) -> bool:
         """Whether `value`, read by `step`, is one the chain of lookups the step stands on was keyed by."""
@@ -414,7 +418,7 @@ class Designer:
     def read_already(self, tool: str, key_param: str, key: Any, fld: str) -> bool:
         """Whether the plan already read `fld` through `tool` with this key (given or found)."""
         return any(st.tool == tool and any(e.field == fld for e in st.extract)
-                   and _same(resolve(st.arguments.get(key_param), self.d.bindings), key) for st in self.d.plan)
+                   and same(resolve(st.arguments.get(key_param), self.d.bindings), key) for st in self.d.plan)
 
     def choose_out(self, service: str, coll: str, fields: list[str]) -> str:
         """Which field to hand on: types many services take in keep the walk open, so they weigh more."""
@@ -436,6 +440,14 @@ class Designer:
         return [f for f, s in fs.items() if s in sems and f not in exclude
                 and any(fits(self.role(service, coll, f, s), r, s) for r in self.next_roles.get(s, {""}))]
 
+    def keyable(self, service: str, carry: Carry, out_sems: list[str]) -> bool:
+        """Whether the service has a lookup `keyed_lookup` could try: keyed by the carried type in a role
+        that fits, with a field to hand on (what the state holds is not looked at)."""
+        prof = self.profiles[service]
+        return any(prof.field_sems.get(lk.collection, {}).get(lk.key_field) == carry.sem
+                   and self.fits(carry, service, lk.collection, lk.key_field)
+                   and self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field}) for lk in prof.lookups)
+
     def keyed_lookup(self, i: int, service: str, carry: Carry, out_sems: list[str]) -> Carry:
         prof = self.profiles[service]
         options = [lk for lk in prof.lookups if prof.field_sems.get(lk.collection, {}).get(lk.key_field) == carry.sem
@@ -446,9 +458,9 @@ class Designer:
             if not fields:
                 continue
             table = self.table(service, lk.collection)
-            existing = [r for r in table if _same(r.get(lk.key_field), carry.value)]
+            existing = [r for r in table if same(r.get(lk.key_field), carry.value)]
             out = self.choose_out(service, lk.collection, fields)
-            if existing and any(_same(r.get(out), carry.value) for r in existing):
+            if existing and any(same(r.get(out), carry.value) for r in existing):
                 continue  # the field repeats the value the lookup started from: reading it finds nothing new
             if self.read_already(lk.tool, lk.key_param, carry.value, out):
                 continue  # a chain come back to a record it read (email -> name -> email): nothing new
@@ -495,7 +507,7 @@ class Designer:
         """If the incoming value replaced a stale one, plant a record keyed by the stale value, so an agent
         that kept the old value follows the wrong trail."""
         stale = self.d.stale.get(carry.var)
-        if stale is None or any(_same(r.get(lk.key_field), stale) for r in self.table(service, lk.collection)) or \
+        if stale is None or any(same(r.get(lk.key_field), stale) for r in self.table(service, lk.collection)) or \
                 not self.in_role(stale, carry.sem, self.role(service, lk.collection, lk.key_field, carry.sem)):
             return
         if any(nf == lk.key_field for _, nf in person_pairs(rec)) and \
@@ -596,7 +608,7 @@ class Designer:
         table = self.table(service, act.collection)
         names = self.profiles[service].key_fields.get(act.collection, [])
         for p, f in act.param_fields.items():  # a new record must not collide with an existing one's name
-            if p != param and p in args and f in names and any(_same(r.get(f), args[p]) for r in table):
+            if p != param and p in args and f in names and any(same(r.get(f), args[p]) for r in table):
                 args[p] = self.unused(service, act.collection, f, act.param_sems.get(p, ""), args[p])
         if carry.sem in ("date", "datetime"):
             for p in args:
@@ -702,7 +714,7 @@ class Designer:
         found = self.var()
         value = keys[lk.key_field]
         # The key as the write states it: a value the agent found stays a reference to it.
-        key_arg = next((a for a in write.arguments.values() if isinstance(a, dict) and _same(resolve(a, self.d.bindings), value)), value)
+        key_arg = next((a for a in write.arguments.values() if isinstance(a, dict) and same(resolve(a, self.d.bindings), value)), value)
         self.run(PlanStep(visit=i, service=service, tool=lk.tool, arguments={**lk.fixed, lk.key_param: key_arg}, extract=[
             Extract(var=found, field="id", path=lk.path, match={lk.key_field: key_arg})],
             reasoning=f"Before adding anything I'll check whether {service} already has it."))
@@ -726,7 +738,7 @@ class Designer:
                 continue
             value = resolve(args[p], self.d.bindings)
             person = resolve(next((args[q] for q in args if "email" in q), None), self.d.bindings)
-            current = [r.get(f) for r in self.table(service, act.collection) if person and _same(r.get("employee_email"), person)]
+            current = [r.get(f) for r in self.table(service, act.collection) if person and same(r.get("employee_email"), person)]
             current = [c for c in current if isinstance(c, (int, float))]
             if p != carried:
                 base = current[-1] if current else cast(self.seed).amount(self.rng, "salary")
@@ -745,7 +757,7 @@ class Designer:
             if p == skip or p == act.target_param or p not in args:
                 continue
             value = resolve(args[p], self.d.bindings)
-            if _scalar(value) and _same(rec.get(f), value):
+            if _scalar(value) and same(rec.get(f), value):
                 out.append(Where(field=f, value=value))
         return out
 
@@ -777,13 +789,7 @@ class Designer:
         it finds both revisions, so the agent has to pick the later one, else the full key."""
         today = date.fromisoformat(self.d.env.ctx.clock.today())
         for service in services:
-            prof = self.profiles[service]
-            for lk in prof.lookups:
-                sems = prof.field_sems.get(lk.collection, {})
-                texts = [f for f, s in sems.items() if s == "text" and f != lk.key_field]
-                # a document is found by its title or path (not by an email: a rule is no payroll adjustment)
-                if lk.key_field not in prof.key_fields.get(lk.collection, []) or not texts or sems.get(lk.key_field) not in ("title", "file_path"):
-                    continue
+            for lk, text in self.profiles[service].document_lookups:
                 template = self.template(service, lk.collection)
                 if template is None or not isinstance(template.get(lk.key_field), str):
                     continue
@@ -794,17 +800,17 @@ class Designer:
                     continue  # one rule per topic: a search by the topic must find this rule's revisions only
                 then = (today - timedelta(days=self.rng.randint(120, 400))).isoformat()
                 now = (today - timedelta(days=self.rng.randint(3, 60))).isoformat()
-                self.plant(service, lk.collection, template, {lk.key_field: old_key, texts[0]: older(rev - 1, then)})
-                self.plant(service, lk.collection, template, {lk.key_field: key, texts[0]: current(rev, now)})
+                self.plant(service, lk.collection, template, {lk.key_field: old_key, text: older(rev - 1, then)})
+                self.plant(service, lk.collection, template, {lk.key_field: key, text: current(rev, now)})
                 mention = key
                 if not prefix:  # does a search by the topic alone show both revisions? then say only the topic
                     clock = self.d.env.ctx.clock._now
                     obs = self.d.env.step({"name": lk.tool, "arguments": {**lk.fixed, lk.key_param: topic}})
                     self.d.env.ctx.clock._now = clock  # a look the plan does not make must not move the clock
-                    if obs.ok and all(pick(obs.data, Extract(var="_", field=texts[0], path=lk.path, match={lk.key_field: k}), {}) is not None
+                    if obs.ok and all(pick(obs.data, Extract(var="_", field=text, path=lk.path, match={lk.key_field: k}), {}) is not None
                                       for k in (key, old_key)):
                         mention = topic
-                return service, lk, key, texts[0], self.entity(service, lk.collection), mention
+                return service, lk, key, text, self.entity(service, lk.collection), mention
         return None
 
     def literal(self, param: str) -> str:
@@ -823,7 +829,7 @@ class Designer:
             keys = [f for f, sem in fields.items() if sem == carry.sem and f in prof.key_fields.get(coll, [])
                     and self.fits(carry, service, coll, f)]
             table = self.table(service, coll)
-            if not keys or not table.rows or any(_same(r.get(keys[0]), carry.value) for r in table):
+            if not keys or not table.rows or any(same(r.get(keys[0]), carry.value) for r in table):
                 continue
             template = self.template(service, coll)
             if template is not None:
@@ -906,7 +912,7 @@ class Designer:
                 continue
             new = carry.value if flows else (self.moved_address(service, coll, rid, f) if sem == "email" else None) or \
                 self.fresh_value(service, coll, f, avoid={old})
-            if old is None or new is None or _same(old, new):
+            if old is None or new is None or same(old, new):
                 continue
             mark = self.mark()
             try:
@@ -1249,6 +1255,8 @@ class Designer:
         it (after writing with it, sometimes). Else it writes with the value, or (unless the value has
         just replaced a stale one, which must be used) only reads, handing on a named record's field;
         with `chained_only` it must go on from the carried value, and fails rather than only read."""
+        if chained_only and not self.keyable(service, carry, out_sems):  # fail before writing, not after
+            raise DesignError(f"no lookup keyed by {carry.sem}")
         if carry.var in self.d.stale:  # the updated value must reach a checked write, or staleness is moot
             self.action(i, service, carry)
         elif self.rng.random() < self.write_p:
@@ -1322,12 +1330,6 @@ def _after(value: Any, sem: str) -> Any:
 
 def _scalar(v: Any) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""
-
-
-def _same(a: Any, b: Any) -> bool:
-    from compoworld.tasks.checks import same
-
-    return same(a, b)
 
 
 def _h(name: str) -> str:

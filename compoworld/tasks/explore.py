@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from compoworld.services.environment import Environment, diff_states
@@ -90,6 +90,18 @@ class ServiceProfile:
     actions: list[Action]
     error: str = ""  # why exploring failed, if it did
     transitions: list[Transition] = field(default_factory=list)
+
+    @cached_property
+    def document_lookups(self) -> list[tuple[Lookup, str]]:
+        """The lookups that find a document a rule can be written in, each with the text field it goes
+        in: keyed by the document's title or path (not by an email: a rule is no payroll adjustment)."""
+        out = []
+        for lk in self.lookups:
+            sems = self.field_sems.get(lk.collection, {})
+            texts = [f for f, s in sems.items() if s == "text" and f != lk.key_field]
+            if lk.key_field in self.key_fields.get(lk.collection, []) and texts and sems.get(lk.key_field) in ("title", "file_path"):
+                out.append((lk, texts[0]))
+        return out
 
     def collection_of(self, tool: str) -> str | None:
         """The collection a lookup tool reads (None for a tool that is no lookup)."""

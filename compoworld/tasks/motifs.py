@@ -384,18 +384,26 @@ def add_group_motif(designer: Designer, carries: list[Carry], rng: random.Random
     options = [o for o in sites(designer, carries) if not motif_kinds(o[0]) & taken]
     rng.shuffle(options)
     options.sort(key=lambda o: o[0].update is None)  # work on the group before reports on it
-    for site, carry in [o for o in options[:6] for _ in range(2)]:  # a second try draws another template
-        mark = designer.mark()
-        try:
-            read = _motif(designer, site, carry, rng, visit)
-            prune(designer, read)
-            if not designer.replays():  # a planted record changed what an earlier lookup finds
-                raise MotifError("plants make a lookup ambiguous")
-            return motif_kinds(site)
-        except (MotifError, DesignError) as exc:
-            designer.restore(mark)
-            designer.last_failure = getattr(exc, "reason", str(exc))
+    for site, carry in options[:6]:
+        for _ in range(2):  # a second try draws another template, kind and size, unless the site itself is unfit
+            mark = designer.mark()
+            try:
+                read = _motif(designer, site, carry, rng, visit)
+                prune(designer, read)
+                if not designer.replays():  # a planted record changed what an earlier lookup finds
+                    raise MotifError("plants make a lookup ambiguous")
+                return motif_kinds(site)
+            except (MotifError, DesignError) as exc:
+                designer.restore(mark)
+                designer.last_failure = getattr(exc, "reason", str(exc))
+                if designer.last_failure in UNFIT_SITE and carry.value is not None:  # (a parent is drawn anew)
+                    break
     raise MotifError("no group fits")
+
+
+# Why a motif fails whatever the draw: the same site fails its second try the same way.
+UNFIT_SITE = frozenset({"no template", "no record the transition applies to", "the group's key is no one's own address",
+                        "the plan wrote into the group", "no role for the group's people"})
 
 
 def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, visit: int) -> PlanStep:
