@@ -21,7 +21,7 @@ from compoworld.services.registry import all_services
 from compoworld.services.service import Collection, Context, Service
 from compoworld.services.tool import tool
 from compoworld.services.world_check import is_slug, past_field, violation_kinds, world_violations
-from compoworld.tasks.checks import score
+from compoworld.tasks.checks import same, score
 from compoworld.tasks.factory import FactoryReport, TaskConfig, build_env, factory_report, generate, probe
 from compoworld.tasks.model import CAPABILITIES, Check, Criterion, Extract, PlanStep, Task, Walk, Where
 from compoworld.tasks.mutation import answer_of, derive_mutants, equivalent, seeded_pool, wrong_value
@@ -724,6 +724,30 @@ def test_records_are_named_in_the_singular() -> None:
 def _group_listings(task: Task) -> list[PlanStep]:
     """The steps that list a motif's group: one lookup reading fields of 4 or more records, each matched by its id."""
     return [s for s in task.plan if s.purpose == "lookup" and len({str(ex.match["id"]) for ex in s.extract if "id" in ex.match}) >= 4]
+
+
+def test_a_group_is_not_keyed_by_what_named_one_record_earlier(batch) -> None:
+    """"The needed by of the purchase request with that approver email", then four more purchase requests
+    planted with that approver email for a group: the first item no longer names one record. A group
+    listing never goes under a key an earlier step read one record by."""
+    from compoworld.tasks.explore import profile
+    from compoworld.tasks.solution import resolve
+
+    tasks, _, _ = batch
+    listed = 0
+    for t in tasks:
+        for step in _group_listings(t):
+            prof = profile(CLASSES[step.service])
+            lk = next((lk for lk in prof.lookups if lk.tool == step.tool and lk.key_param in step.arguments), None)
+            if lk is None:
+                continue
+            listed += 1
+            key = resolve(step.arguments[lk.key_param], t.bindings)
+            for earlier in t.plan[:t.plan.index(step)]:
+                if earlier.service == step.service and prof.collection_of(earlier.tool) == lk.collection:
+                    assert not any(same(resolve(ex.match.get(lk.key_field), t.bindings), key) for ex in earlier.extract
+                                   if lk.key_field in ex.match), (t.id, earlier.tool, lk.key_field, key)
+    assert listed
 
 
 def test_a_task_has_one_motif_per_kind_of_record(batch) -> None:

@@ -362,6 +362,8 @@ class Designer:
             options = [lk for lk in options if (ent_of[lk.collection], lk.key_field) not in made]
         for lk in options:
             fields = self.out_fields(service, lk.collection, out_sems, exclude={lk.key_field})
+            if not fields:  # nothing it reads could be handed on
+                continue
             # Named records come from the world as it starts, never from what the plan itself created.
             seeded = self.d.initial.get(service, {}).get(lk.collection, {})
             rows = [r for r in self.table(service, lk.collection) if isinstance(r.get(lk.key_field), str) and r["id"] in seeded]
@@ -414,6 +416,14 @@ class Designer:
     def echoes(self, step: PlanStep, value: Any) -> bool:
         """Whether `value`, read by `step`, is one the chain of lookups the step stands on was keyed by."""
         return isinstance(value, str) and value.lower() in chain_keys(self.d.plan + [step], len(self.d.plan), self.d.bindings)
+
+    def named_by(self, service: str, coll: str, key_field: str, key: Any) -> bool:
+        """Whether the plan already read a record of this collection as the one whose `key_field` is `key`
+        ("the purchase request with that approver email")."""
+        prof = self.profiles[service]
+        return any(st.service == service and prof.collection_of(st.tool) == coll and
+                   any(key_field in ex.match and same(resolve(ex.match[key_field], self.d.bindings), key) for ex in st.extract)
+                   for st in self.d.plan)
 
     def read_already(self, tool: str, key_param: str, key: Any, fld: str) -> bool:
         """Whether the plan already read `fld` through `tool` with this key (given or found)."""

@@ -94,7 +94,9 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
             elif key_sem in GROUP_KEYS:
                 carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service
                               and designer.fits(c, service, lk.collection, lk.key_field)  # the group's key in its own role
-                              and not designer.round_trip(c, service, lk.collection)), None)
+                              and not designer.round_trip(c, service, lk.collection)
+                              # a record the walk found by this key would no longer be the one with it
+                              and not designer.named_by(service, lk.collection, lk.key_field, c.value)), None)
                 if carry is None and _joinable(key_sem):  # else the request names the key itself
                     value = designer.unused(service, lk.collection, lk.key_field, key_sem, None)
                     role = designer.role(service, lk.collection, lk.key_field, key_sem)
