@@ -23,7 +23,7 @@ from compoworld.services.tool import tool
 from compoworld.services.world_check import is_slug, past_field, violation_kinds, world_violations
 from compoworld.tasks.checks import same, score
 from compoworld.tasks.factory import FactoryReport, TaskConfig, build_env, factory_report, generate, probe
-from compoworld.tasks.model import CAPABILITIES, Check, Criterion, Extract, PlanStep, Task, Walk, Where
+from compoworld.tasks.model import CAPABILITIES, Check, Criterion, Extract, PlanStep, ReportItem, Task, Walk, Where
 from compoworld.tasks.mutation import answer_of, derive_mutants, equivalent, seeded_pool, wrong_value
 from compoworld.tasks.quality import dangling_lookups, environment_rule, graph_density, is_step_list, probe_detail
 from compoworld.tasks.solution import execute, taken
@@ -95,6 +95,12 @@ def test_dangling_lookups_follow_values_to_writes_checks_and_through_lookup_chai
                                                                          where=[Where(field="email", value="omar@x.io")]))]
     task = _task(plan, rubric, {"a": "a@x.io", "b": "b@x.io", "c": "c@x.io", "d": "omar@x.io", "e": "e@x.io", "f": "f@x.io", "g": "g@x.io"})
     assert dangling_lookups(task) == 3
+    # A closing-report value is used by the variable the report names, not by a lookup whose value is
+    # equal to it (a spreadsheet's owner who also sent the reported message): g still feeds nothing.
+    report = Criterion(id="c2", kind="goal", description="", check=Check(kind="answer_mentions", where=[Where(field="the sender", value="g@x.io")]))
+    reported = _task(plan + [look("h", {"query": "Quote"})], rubric + [report], {**task.bindings, "h": "g@x.io"})
+    reported.report = [ReportItem(label="the sender", vars=["h"])]
+    assert dangling_lookups(reported) == 3
 
 
 @pytest.mark.parametrize("text", [

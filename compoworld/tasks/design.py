@@ -1090,11 +1090,11 @@ class Designer:
         """Every value the agent had to discover must be used: the last link of each chain of reads
         that feeds no write, condition or check goes into the closing report (which makes the links
         before it used), so reading them is part of the work."""
-        from compoworld.tasks.quality import dangling_vars, step_refs
+        from compoworld.tasks.quality import dangling_vars, step_refs, written_values
 
         refs = [step_refs(step) for step in self.d.plan]  # the plan stays as it is: only the report grows
         while True:
-            goal_values = [w.value for c in self.d.criteria if c.kind == "goal" for w in c.check.where]
+            goal_values = written_values(self.d.criteria)
             reported = {v for it in self.d.report for v in it.vars}
             dangling = dangling_vars(self.d.plan, reported, goal_values, self.d.bindings, refs)
             if not dangling:

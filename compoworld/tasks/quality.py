@@ -23,8 +23,14 @@ def dangling_lookups(task: Task) -> int:
     item. Feeding counts transitively: a value used only as the key of a later lookup
     (or to match a record in it) feeds something only if a value that lookup extracts does; so a
     chain of lookups that ends nowhere counts every link as dangling."""
-    goal_values = [w.value for c in task.rubric if c.kind == "goal" for w in c.check.where]
-    return len(dangling_vars(task.plan, {v for item in task.report for v in item.vars}, goal_values, task.bindings))
+    return len(dangling_vars(task.plan, {v for item in task.report for v in item.vars}, written_values(task.rubric), task.bindings))
+
+
+def written_values(rubric: list[Any]) -> list[Any]:
+    """The values goal criteria check in the state (what the agent's writes must hold). Not the closing
+    report's values: those are used by the variables the report names, and a lookup whose value only
+    happens to equal one (a spreadsheet's owner who also sent a reported message) feeds nothing."""
+    return [w.value for c in rubric if c.kind == "goal" and c.check.kind != "answer_mentions" for w in c.check.where]
 
 
 def dangling_vars(plan: list[PlanStep], reported: set[str], goal_values: list[Any], bindings: dict[str, Any],
