@@ -83,15 +83,12 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
     """Groups the walked services allow, keyed by a value the walk carried."""
     out: list[tuple[Site, Carry]] = []
     for service in designer.walk.services:
-        prof = designer.profiles[service]
-        for lk in prof.lookups:
-            sems = prof.field_sems.get(lk.collection, {})
-            key_sem = sems.get(lk.key_field, "")
+        for lk, sems, key_sem, ranks, updates in _group_lookups(designer, service):
             carry: Carry | None
             if key_sem.startswith(f"{service}."):  # another record's children, listed by its id
                 # no value yet: `_parent` picks the record when the motif is made
-                carry = Carry("", key_sem, None, lk.key_field, "", "", -1) if _parent_collection(designer, service, key_sem) else None
-            elif key_sem in GROUP_KEYS:
+                carry = Carry("", key_sem, None, lk.key_field, "", "", -1)
+            else:
                 carry = next((c for c in reversed(carries) if c.sem == key_sem and c.service != service
                               and designer.fits(c, service, lk.collection, lk.key_field)  # the group's key in its own role
                               and not designer.round_trip(c, service, lk.collection)
@@ -101,18 +98,42 @@ def sites(designer: Designer, carries: list[Carry]) -> list[tuple[Site, Carry]]:
                     value = designer.unused(service, lk.collection, lk.key_field, key_sem, None)
                     role = designer.role(service, lk.collection, lk.key_field, key_sem)
                     carry = Carry("", key_sem, value, lk.key_field, "", "", -1, role) if value is not None else None
-            else:
+            if carry is None:
                 continue
-            if not lk.path or carry is None:
-                continue
-            ranks = _ranks(sems, lk.key_field)
-            if not ranks:
-                continue
-            for update in _updates(designer, service, lk, ranks):  # not ranked by what the work itself sets
+            for update in updates:  # not ranked by what the work itself sets
                 usable = [r for r in ranks if (update is None or r not in update.stamps)
                           and not (r in SPAN and lk.key_field in SPAN)]  # the events of a day are not ranked by their start
                 out += [(Site(service, lk, rank, sems[rank], update, _second(sems, usable, rank)), carry) for rank in usable]
     return out
+
+
+# service class -> its lookups a group can be listed by, with what does not change while designing:
+# (lookup, field types, key type, rank fields, the updates the work can make). See `_group_lookups`.
+_GROUP_LOOKUPS: dict[type, list[tuple[Lookup, dict[str, str], str, list[str], list[Update | None]]]] = {}
+
+
+def _group_lookups(designer: Designer, service: str) -> list[tuple[Lookup, dict[str, str], str, list[str], list[Update | None]]]:
+    """The lookups of a service that list a group (keyed by a value a group shares, or by a parent
+    record's id that a lookup finds by its name), each with its ranks and updates: found once per
+    service class, not on every motif (`sites` adds the values the walk carried)."""
+    cls = type(designer.d.env.services[service])
+    found = _GROUP_LOOKUPS.get(cls)
+    if found is None:
+        prof = designer.profiles[service]
+        found = []
+        for lk in prof.lookups:
+            sems = prof.field_sems.get(lk.collection, {})
+            key_sem = sems.get(lk.key_field, "")
+            parent = key_sem.startswith(f"{service}.")
+            if not lk.path or not (parent or key_sem in GROUP_KEYS):
+                continue
+            if parent and not _parent_collection(designer, service, key_sem):
+                continue
+            ranks = _ranks(sems, lk.key_field)
+            if ranks:
+                found.append((lk, sems, key_sem, ranks, _updates(designer, service, lk, ranks)))
+        _GROUP_LOOKUPS[cls] = found
+    return found
 
 
 def _ranks(sems: dict[str, str], key_field: str) -> list[str]:
