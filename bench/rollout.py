@@ -51,6 +51,8 @@ def main() -> None:
         "rollouts_per_second": round(len(trajs) / wall, 1),
         "ms_per_rollout": round(1000 * wall / max(len(trajs), 1), 3),
         "seconds": round(wall, 3),
+        # GRPO learns only from groups whose rewards differ: tasks whose rollouts got different partial credit
+        "groups_with_spread": sum(len({t.partial_credit for t in trajs if t.task_id == task.id}) > 1 for task in tasks),
     }
     if args.json:
         print(json.dumps(out))
@@ -60,6 +62,7 @@ def main() -> None:
         print(f"steps/s end to end   {out['steps_per_second']:>10,.1f}   (fresh env + episode + scoring + record)")
         print(f"steps/s in episodes  {out['episode_steps_per_second']:>10,.1f}   (the agent's tool calls only)")
         print(f"rollouts/s           {out['rollouts_per_second']:>10,.1f}   ({out['ms_per_rollout']} ms each)")
+        print(f"groups with spread   {out['groups_with_spread']:>10} of {out['tasks']}")
 
 
 if __name__ == "__main__":
