@@ -857,6 +857,27 @@ def test_a_plant_the_state_model_refuses_is_a_design_failure_not_a_probe_error()
     assert d.d.planted[-1]["record"] is ok
 
 
+def test_a_planted_person_record_keeps_its_address_only_under_its_own_name() -> None:
+    """An employee cloned with the name 'Sales Team' (read from a team mailbox's messages) kept the
+    template's address, omar.alvarez@: one email, two names across the world. A plant that renames a
+    person's record without giving it another address is refused; a real person's name brings their
+    own address."""
+    from compoworld.services.cast import cast
+    from compoworld.tasks.design import Designer
+    from compoworld.tasks.design_types import DesignError
+    from compoworld.tasks.model import Walk
+
+    walk = Walk(services=["hr", "crm"], distractors=[], visits=["hr", "crm"], edge_types=["email"])
+    d = Designer(walk, all_services("library"), seed=0)
+    employee = next(iter(d.d.initial["hr"]["employees"].values()))
+    with pytest.raises(DesignError, match="not theirs"):
+        d.plant("hr", "employees", employee, {"name": "Sales Team"})
+    assert not d.d.planted
+    other = next(p for p in cast(0).world.employees if p.email.lower() != employee["email"].lower())
+    rec = d.plant("hr", "employees", employee, {"name": other.name})
+    assert rec["email"] == cast(0).by_name()[other.name.lower()].email != employee["email"]  # (of namesakes, the one the name finds)
+
+
 def test_planted_spans_of_time_stay_whole(batch) -> None:
     """A group ranked by an event's end got planted ends with the template's start and date: events
     that ended before they started, or on another day than their date; leave requests likewise. The

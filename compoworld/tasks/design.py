@@ -230,6 +230,11 @@ class Designer:
                 person = names.get(changes[nf].strip().lower())
                 if person is not None:
                     out[ef] = person.email
+                else:  # the clone keeps its address: not under another name ('Sales Team' on omar.alvarez@'s record)
+                    kept = str(template.get(ef) or "").strip().lower()
+                    known = people[kept].name if kept in people else self.world_names().get(kept)
+                    if known and known.strip().lower() != changes[nf].strip().lower():
+                        raise DesignError("a person's record under a name that is not theirs")
             was = people.get(str(template.get(ef) or "").strip().lower())
             if person is not None and was is not None and was != person:
                 self.restate(template, out, was, person)
