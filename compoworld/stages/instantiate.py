@@ -29,20 +29,20 @@ class Instantiate(Stage):
                                         "did not complete; run `compoworld retry-failed`") for i in todo]
             return out
         draws = walks_from_rows(ctx.wh.read_part("walks", ctx.run_id, walks_part))
-        for item_id in todo:
-            item = TaskIndex.decode(item_id)
-            try:
-                with fewer_collections():
+        with fewer_collections():
+            for item_id in todo:
+                item = TaskIndex.decode(item_id)
+                try:
                     result = factory(ctx.cfg).make(item.index, draws.get(item.index, []))
-            except Exception as exc:
-                out.guard(item, exc)
-                continue
-            if isinstance(result, Rejection):
-                out.failures.append(ItemFailure(item_id, f"rejected_{result.phase}", f"{result.phase}: {result.reason}"))
-                continue
-            for table, rows in task_rows(result).items():
-                out.tables[table].extend(rows)
-            out.succeeded.append(item_id)
+                except Exception as exc:
+                    out.guard(item, exc)
+                    continue
+                if isinstance(result, Rejection):
+                    out.failures.append(ItemFailure(item_id, f"rejected_{result.phase}", f"{result.phase}: {result.reason}"))
+                    continue
+                for table, rows in task_rows(result).items():
+                    out.tables[table].extend(rows)
+                out.succeeded.append(item_id)
         return out
 
 

@@ -59,6 +59,19 @@ class Design:
     mentioned: set[str] = field(default_factory=set)  # values the request's text calls "that <field>": their lookup stays a sentence
 
 
+@dataclass
+class _Visit:
+    """A visit of the walk being designed, for going back to it: the designer's mark before it, the
+    value it started from, the moves not yet tried there (popped from the end), how many values each
+    earlier step read then, and the fields revisits had updated."""
+
+    mark: tuple[Any, ...]
+    carry: Carry | None
+    moves: list[tuple[bool, str]]
+    reads: list[int]
+    updated: set[tuple[str, str, str]]
+
+
 class Designer:
     def __init__(self, walk: Walk, classes: dict[str, type[Service]], seed: int, write_p: float = 0.5,
                  require_stale: bool = False, policy_p: float = 0.3, motifs: int = 6) -> None:
@@ -968,14 +981,10 @@ class Designer:
         length = len(w.visits)
         selected = list(w.services)
         visits: list[str] = []
-        # Per visit made so far: the state before it, the value it started from, and the moves not yet
-        # tried there. A visit with no move left goes back to the one before and tries its next move
-        # (at most MAX_BACKTRACKS times a design): most dead ends are one visit deep, and starting the
-        # whole walk over costs a dozen visits.
-        stack: list[tuple[tuple[Any, ...], Carry | None, list[tuple[bool, str]]]] = []
-        # A visit may also add to an earlier step (a revisit reads the record's id where it first read
-        # the record) and note what it updated: what going back undoes besides `restore`.
-        extras: list[tuple[list[int], set[tuple[str, str, str]]]] = []
+        # One `_Visit` per visit made so far. A visit with no move left goes back to the one before and
+        # tries its next move (at most MAX_BACKTRACKS times a design): most dead ends are one visit deep,
+        # and starting the whole walk over costs a dozen visits.
+        stack: list[_Visit] = []
         backtracks = 0
         while len(visits) < length:
             i = len(visits)
@@ -990,26 +999,20 @@ class Designer:
                 # First a visit that goes on from the value in hand; a fresh, unrelated lookup only where no
                 # service allowed next can take it (each one leaves a value that only the closing report uses).
                 passes = (True, False) if carry is not None else (False,)
-                stack.append((self.mark(), carry, [(only, s) for only in passes for s in options][::-1]))
-                extras.append(([len(st.extract) for st in self.d.plan], set(self.updated)))
-            mark, carry, moves = stack[i]
+                stack.append(_Visit(self.mark(), carry, [(only, s) for only in passes for s in options][::-1],
+                                    [len(st.extract) for st in self.d.plan], set(self.updated)))
+            at = stack[i]
             moved = None
-            while moves and moved is None:
-                only, service = moves.pop()
-                moved = self.next_visit(i, [service], visits, selected, carry, only)
+            while at.moves and moved is None:
+                only, service = at.moves.pop()
+                moved = self.next_visit(i, service, visits, selected, at.carry, only)
             if moved is not None:
                 continue
             if i == 0 or backtracks == MAX_BACKTRACKS:
                 raise DesignError(f"stuck at visit {i}" if i else "no first lookup")
             backtracks += 1
             stack.pop()
-            extras.pop()
-            mark, carry, moves = stack[i - 1]
-            self.restore(mark)  # undo visit i - 1; its next move is tried
-            stack[i - 1] = (self.mark(), carry, moves)  # restore hands the mark's own dicts to the design
-            reads, self.updated = extras[i - 1][0], set(extras[i - 1][1])
-            for st, n in zip(self.d.plan, reads):
-                del st.extract[n:]
+            self.undo(stack[i - 1])  # visit i - 1 goes; its next move is tried
             visits.pop()
             self.carries.pop()
             if i - 1 < length - 1:
@@ -1080,6 +1083,15 @@ class Designer:
                           extract=[Extract(var=v, field=text_field, path=lk.path, match={lk.key_field: key}, pattern=r"(?:above|after) (\d[\d.-]*\d|\d)")],
                           reasoning=f"The limit for this batch is in '{rule_topic(key)}' in {service}; of its two revisions the later one ({key.rsplit(', ', 1)[-1]}) is in force."))
         return v, service, mention
+
+    def undo(self, at: _Visit) -> None:
+        """Back to the state before a visit: `restore`, plus what a visit changes outside the mark (the id
+        read a revisit adds to an earlier step, the fields it noted as updated)."""
+        self.restore(at.mark)
+        at.mark = self.mark()  # restore hands the mark's own dicts to the design: the next undo needs a fresh one
+        self.updated = set(at.updated)
+        for st, n in zip(self.d.plan, at.reads):
+            del st.extract[n:]
 
     def check_reports(self) -> None:
         """Raise the DesignError `report_dangling` would, changing nothing: a walk whose loose ends cannot
@@ -1192,32 +1204,30 @@ class Designer:
         stated = "\n".join(s for step in self.d.plan for s in literal_strings(step.arguments))
         return bool(leaks(stated, hidden_values(self.d.plan, self.d.bindings)))
 
-    def next_visit(self, i: int, options: list[str], visits: list[str], selected: list[str], carry: Carry | None,
+    def next_visit(self, i: int, service: str, visits: list[str], selected: list[str], carry: Carry | None,
                    chained_only: bool) -> Carry | None:
-        """Visit the first of `options` whose step simulates (recording it in `visits`); None when none does."""
+        """Visit `service` if its step simulates (recording it in `visits`); None, and nothing changed, if not."""
         length = len(self.walk.visits)
-        for service in options:
-            # Hand on only what a service allowed next can take in.
-            nxt = self.allowed(visits + [service], selected, length) if i < length - 1 else []
-            out_sems = self.consumable(nxt, last=i + 1 == length - 1)
-            mark = self.mark()
-            try:
-                moved = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits,
-                                   chained_only=chained_only)
-                if self.gives_away():
-                    raise DesignError("literal gives away a discovered value")
-                if i == length - 1:
-                    self.check_reports()
-            except DesignError as exc:
-                self.restore(mark)
-                self.last_failure = exc.reason
-                continue
-            visits.append(service)
-            self.carries.append(moved)
-            if i < length - 1:
-                self.d.edge_types.append(moved.sem)
-            return moved
-        return None
+        # Hand on only what a service allowed next can take in.
+        nxt = self.allowed(visits + [service], selected, length) if i < length - 1 else []
+        out_sems = self.consumable(nxt, last=i + 1 == length - 1)
+        mark = self.mark()
+        try:
+            moved = self.visit(i, service, carry, out_sems, last=i == length - 1, revisit=service in visits,
+                               chained_only=chained_only)
+            if self.gives_away():
+                raise DesignError("literal gives away a discovered value")
+            if i == length - 1:
+                self.check_reports()
+        except DesignError as exc:
+            self.restore(mark)
+            self.last_failure = exc.reason
+            return None
+        visits.append(service)
+        self.carries.append(moved)
+        if i < length - 1:
+            self.d.edge_types.append(moved.sem)
+        return moved
 
     def visit(self, i: int, service: str, carry: Carry | None, out_sems: list[str], last: bool, revisit: bool,
               chained_only: bool = False) -> Carry:
