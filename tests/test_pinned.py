@@ -25,7 +25,10 @@ undone, and rule documents were looked for only where a title or path finds them
 span of time stayed whole (an event's date, start and end move together). On 2 Dec (fourth session)
 tasks and everything scored from them, when a design went back a visit instead of starting over, a
 literal that gives away a discovered value failed its visit, loose ends were checked at the last visit,
-and a report value inside another item's label became an overlap. A change here means generated data
+and a report value inside another item's label became an overlap. On 2 Dec (fifth session) tasks and
+everything scored from them, when a write's rule document was planted after the checks that turn the
+write down, a group's new value was found before listing it, a carried name stopped taking someone
+else's stated address, and state hashes became digests of per-collection digests. A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -101,6 +101,26 @@ def test_a_given_state_is_checked_where_it_differs_from_the_seeded_world() -> No
         Environment([Crm], seed=3, initial_state={"crm": {**seeded, "companies": {**seeded["companies"], first["id"]: {**first, "tier": "galactic"}}}})
 
 
+def test_a_state_hash_follows_the_content_not_the_cached_dicts() -> None:
+    """`state_hash` keeps each collection's digest by the rows' identity: a write after a snapshot
+    must show in the next hash, the hash of the old snapshot must not change, and equal states held
+    in other dicts hash the same."""
+    from compoworld.services.environment import state_hash
+
+    env = Environment([Crm], seed=4)
+    before = env.state()
+    h0 = state_hash(before)
+    assert h0 == env.state_hash() == state_hash(json.loads(json.dumps(before)))  # copies: the same content
+    company = next(iter(before["crm"]["companies"]))
+    assert env.step({"name": "crm__create_contact",
+                     "arguments": {"company_id": company, "name": "Ana Lima", "email": "ana.lima@example.org"}}).ok
+    after = env.state()
+    assert state_hash(after) == env.state_hash() == state_hash(json.loads(json.dumps(after))) != h0
+    assert state_hash(before) == h0  # the snapshot taken before is as it was
+    assert Environment([Crm], seed=4).state_hash() == h0  # a fresh world of the same seed
+    assert state_hash({}) != state_hash({"crm": {}}) != state_hash({"crm": {"contacts": {}}})
+
+
 class Memo(TypedDict):
     id: str
     title: Title

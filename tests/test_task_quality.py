@@ -895,3 +895,26 @@ def test_planted_spans_of_time_stay_whole(batch) -> None:
                     if isinstance(rec.get("date"), str) and isinstance(rec.get("start"), str):
                         assert rec["start"][:10] == rec["date"], (t.id, rec["id"], rec["date"], rec["start"])
     assert spans
+
+
+def test_a_write_does_not_pair_a_carried_name_with_someone_elses_address() -> None:
+    """A ticket's requester name 'Granite Travel Inc' (a company writing from noreply@) was carried into
+    a new crm contact with the stated address omar.young@halcyon.io, a person of the world: one email
+    under two names. A carried name that is no one's (or another person's) refuses a stated address
+    that belongs to someone else, so the designer tries another way; a person's own name gets their address."""
+    from compoworld.services.cast import cast
+    from compoworld.tasks.design import Designer
+    from compoworld.tasks.design_types import Carry, DesignError
+    from compoworld.tasks.model import Walk
+
+    walk = Walk(services=["helpdesk", "crm"], distractors=[], visits=["helpdesk", "crm"], edge_types=["person_name"])
+    d = Designer(walk, all_services("library"), seed=0)
+    act = next(a for a in d.profiles["crm"].actions if a.tool == "crm__create_contact")
+    someone = next(iter(cast(0).by_email().values()))
+    company = Carry("v1", "person_name", "Granite Travel Inc", "requester_name", "ticket", "helpdesk", 0)
+    with pytest.raises(DesignError, match="not theirs"):
+        d.same_person_args(act, {"company_id": "co_0001", "name": {"$var": "v1"}, "email": someone.email}, "name", company)
+    named = [p for p in cast(0).by_email().values() if p.name == someone.name]
+    args = {"company_id": "co_0001", "name": {"$var": "v1"}, "email": "x.y@example.org"}
+    d.same_person_args(act, args, "name", Carry("v1", "person_name", someone.name, "requester_name", "ticket", "helpdesk", 0))
+    assert args["email"] == (someone.email if len(named) == 1 else "x.y@example.org")

@@ -118,9 +118,29 @@ def generated_state(cls: type[Service], seed: int, scale: float = 1.0) -> dict[s
 canonical_json = canonical_bytes
 
 
+_DIGESTS: dict[int, tuple[Mapping[str, Record], str]] = {}
+
+
+def _rows_digest(rows: Mapping[str, Record]) -> str:
+    """The SHA-256 of one collection's canonical JSON, kept by the dict's identity: a snapshot's rows
+    never change (a table copies them before its next write), and the tasks of one world share most
+    of theirs. The entry holds the dict, so its id is not reused while it is cached."""
+    hit = _DIGESTS.get(id(rows))
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    digest = content_hash(rows, 64)
+    if len(_DIGESTS) > 4096:
+        _DIGESTS.clear()
+    _DIGESTS[id(rows)] = (rows, digest)
+    return digest
+
+
 def state_hash(state: State) -> str:
-    """The full SHA-256 of the state's canonical JSON."""
-    return content_hash(state, 64)
+    """A SHA-256 of a snapshot (`Environment.state`): of the canonical JSON of service -> collection ->
+    the SHA-256 of that collection's canonical JSON. Equal states, equal hashes; and hashing a state
+    costs only the collections not hashed before (the probe hashes two states per task, and most of
+    their collections are the seeded world's). The state's collections must not change afterwards."""
+    return content_hash({svc: {coll: _rows_digest(rows) for coll, rows in colls.items()} for svc, colls in state.items()}, 64)
 
 
 def diff_states(before: State, after: State) -> list[dict[str, Any]]:
@@ -242,7 +262,7 @@ class Environment:
         return dict(self._state[1])
 
     def state_hash(self) -> str:
-        return state_hash({name: {c: t.rows for c, t in svc.db.items()} for name, svc in self.services.items()})
+        return state_hash(self.state())
 
     @staticmethod
     def diff(before: State, after: State) -> list[dict[str, Any]]:
@@ -269,7 +289,10 @@ def _validated(cls: type[Service], data: dict[str, Any], seeded: Mapping[str, Ma
         return cls.validate_state(data)  # let the state model say what is wrong
     fresh = {coll: {k: r for k, r in rows.items() if seeded.get(coll, {}).get(k) is not r} for coll, rows in data.items()}
     checked = cls.validate_state(fresh)
-    return {coll: {str(k): checked[coll].get(str(k), r) for k, r in data.get(coll, {}).items()} for coll in cls.tables}
+    # A collection of seeded records only is given back as it came (its keys are the seeded ids):
+    # shared, not rebuilt, like the seeded state an environment loads when given none.
+    return {coll: data[coll] if coll in data and not fresh[coll] and type(data[coll]) is dict else
+            {str(k): checked[coll].get(str(k), r) for k, r in data.get(coll, {}).items()} for coll in cls.tables}
 
 
 def _keyed(data: Mapping[str, Any]) -> dict[str, Any]:

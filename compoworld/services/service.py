@@ -66,7 +66,12 @@ class Table:
     def seq(self) -> int:
         """The next id number this table will hand out."""
         if not self._seq:
-            self._seq = _next_seq(self.prefix, self.rows)
+            if self._shared:  # rows no one writes (see `_SHARED`)
+                cached = _SHARED.get((id(self.rows), "seq", self.prefix))
+                self._seq = cached[1] if cached is not None and cached[0] is self.rows else \
+                    _share(self.rows, ("seq", self.prefix), _next_seq(self.prefix, self.rows))
+            else:
+                self._seq = _next_seq(self.prefix, self.rows)
         return self._seq
 
     @seq.setter
@@ -130,7 +135,12 @@ class Table:
         hit = self._orders.get(key)
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        rows = sorted(self.rows.values(), key=itemgetter(*fields), reverse=reverse)
+        if self._shared:  # rows no one writes (see `_SHARED`): environments of one world sort them once
+            cached = _SHARED.get((id(self.rows), "ordered", key))
+            rows = cached[1] if cached is not None and cached[0] is self.rows else \
+                _share(self.rows, ("ordered", key), sorted(self.rows.values(), key=itemgetter(*fields), reverse=reverse))
+        else:
+            rows = sorted(self.rows.values(), key=itemgetter(*fields), reverse=reverse)
         self._orders[key] = (self.version, rows)
         return rows
 
@@ -152,11 +162,12 @@ class Table:
         return self.rows
 
     def _write(self, key: str, value: Any) -> None:
-        rows = self.owned()
-        old = rows.get(key, _MISSING)
+        old = self.rows.get(key, _MISSING)
         # An update keeps the ids, so the next id number, when not known yet (0), may stay so: it
         # follows from the same ids whenever it is needed (finding it scans every id of the table).
+        # Found before `owned` copies the rows: shared rows know it already (see `seq`).
         seq = self._seq if old is not _MISSING and value is not _MISSING else self.seq
+        rows = self.owned()
         self.journal.entries.append((self, key, old, seq))
         self.version += 1
         if value is _MISSING:
@@ -192,8 +203,9 @@ class Table:
     def place(self, record: Record) -> Record:
         """Put a record into the world outside any tool call (a task designer's plant): not journaled,
         but caches are invalidated like for any write."""
+        seq = self.seq  # before `owned` copies the rows: shared rows know it already (see `seq`)
         self.owned()[record["id"]] = record
-        self.seq = max(self.seq, _seq_of(self.prefix, record["id"]) + 1)
+        self.seq = max(seq, _seq_of(self.prefix, record["id"]) + 1)
         self.version += 1
         self._index.clear()
         return record
@@ -219,6 +231,19 @@ def _next_seq(prefix: str, rows: dict[str, Record]) -> int:
     head = prefix + "_"
     n = len(head)
     return max((int(k[n:]) for k in rows if k.startswith(head) and k[n:].isdigit()), default=0) + 1
+
+
+# What tables derive from rows that a snapshot shares (the seeded world every environment of a task
+# loads): such a dict never changes (a table copies it before writing), so what follows from it is
+# kept by its identity. The entry holds the dict, so its id is not reused while it is cached.
+_SHARED: dict[tuple[int, str, Any], tuple[dict[str, Record], Any]] = {}
+
+
+def _share(rows: dict[str, Record], what: tuple[str, Any], value: Any) -> Any:
+    if len(_SHARED) > 4096:
+        _SHARED.clear()
+    _SHARED[(id(rows), *what)] = (rows, value)
+    return value
 
 
 class _ScanIndex(dict):

@@ -305,6 +305,12 @@ class Designer:
                 args[param_of[nf]] = name
             elif email and param_of.get(nf) == param and isinstance(args.get(param_of.get(ef, "")), str):
                 args[param_of[ef]] = email
+            elif param_of.get(nf) == param and isinstance(args.get(param_of.get(ef, "")), str):
+                # A name that is no one's, or a namesake's: the address stated beside it must not be
+                # someone else's ('Granite Travel Inc' as the contact at omar.young@...).
+                owner = people.get(args[param_of[ef]].strip().lower())
+                if owner is not None and owner.name.lower() != value:
+                    raise DesignError("a person's email under a name that is not theirs")
 
     def name_beside(self, carry: Carry) -> str | None:
         """The person name paired with the email in the record the carried email was read from."""
@@ -621,18 +627,6 @@ class Designer:
             if p != param and act.param_sems.get(p) in TEXT_SEMS:
                 literals[p] = self.literal(p)
         args.update(literals)
-        policies: list[tuple[str, str, str, str]] = []
-        policy_steps: list[PlanStep] = []
-        superseded: dict[str, str] = {}
-        if literals and self.rng.random() < self.policy_p:
-            lp = self.rng.choice(sorted(literals))
-            made = self.policy(i, lp, literals[lp], self.entity(service, act.collection))
-            if made is not None:
-                step, var, (entity, doc_service, key), old = made
-                policy_steps.append(step)
-                args[lp] = {"$var": var}
-                policies.append((lp, entity, doc_service, key))
-                superseded[lp] = old
         table = self.table(service, act.collection)
         names = self.profiles[service].key_fields.get(act.collection, [])
         for p, f in act.param_fields.items():  # a new record must not collide with an existing one's name
@@ -665,6 +659,20 @@ class Designer:
                 pre.append(step)
                 args[p] = {"$var": var}
                 refs.append((p, desc[0], desc[1]))
+        # A rule document for a stated value comes last: planting and reading it is the costly part of
+        # a write, and the checks above turn down most writes that fail.
+        policies: list[tuple[str, str, str, str]] = []
+        policy_steps: list[PlanStep] = []
+        superseded: dict[str, str] = {}
+        if literals and self.rng.random() < self.policy_p:
+            lp = self.rng.choice(sorted(literals))
+            made = self.policy(i, lp, literals[lp], self.entity(service, act.collection))
+            if made is not None:
+                step, var, (entity, doc_service, key), old = made
+                policy_steps.append(step)
+                args[lp] = {"$var": var}
+                policies.append((lp, entity, doc_service, key))
+                superseded[lp] = old
         for step in policy_steps + pre:
             self.run(step)
         if refs:  # the write points at a record the agent resolved by its name elsewhere in the service

@@ -55,10 +55,9 @@ def initial_state(task: Task, classes: dict[str, type[Service]]) -> dict[str, An
     out: dict[str, Any] = {}
     for svc, colls in task.initial_state.items():
         base = generated_state(classes[svc], task.seed)
-        merged = {c: dict(rows) for c, rows in base.items()}
-        for coll, rows in colls.items():
-            merged.setdefault(coll, {}).update(rows)
-        out[svc] = merged
+        # Collections without plants stay the seeded dicts themselves (shared, never written: a table
+        # copies before writing), which the environment loads and the probe hashes without copying.
+        out[svc] = {**base, **{coll: {**base.get(coll, {}), **rows} for coll, rows in colls.items()}}
     return out
 
 

@@ -463,6 +463,8 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
             g.mark_done(k, first)
     else:
         g.plant(values, seconds or None)
+    # The value the work sets, before the group is listed: a group no value fits fails without the listing.
+    value = done[next(iter(done))] if done else (None if kind in ("report", "recover") else g.update_value())
     g.read()
     designer.d.capabilities.add("explore-then-act")
     by = "latest" if site.rank_sem in ("date", "datetime") else "largest"
@@ -476,7 +478,6 @@ def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, vis
     assert u is not None
     fld, verb = u.field, u.verb
     where = f"in {site.service} {_group_name(designer, carry, site.lookup.key_field)}"
-    value = done[next(iter(done))] if done else (None if kind == "recover" else g.update_value())
     if kind == "top":
         among: list[Cond] = []
         pool = list(range(n))

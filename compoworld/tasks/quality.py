@@ -84,8 +84,12 @@ def echo_lookups(task: Task) -> int:
     """Lookups whose value the chain they stand on started from: one the step was given ("the file
     '/a/b.pdf'; I need its path") or one a lookup it follows from was keyed by (the chat user with
     email X -> their name -> the email of the employee with that name: X again)."""
-    return sum(step.purpose == "lookup" and any(str(task.bindings.get(e.var)).lower() in chain_keys(task.plan, k, task.bindings)
-                                                 for e in step.extract) for k, step in enumerate(task.plan))
+    n = 0
+    for k, step in enumerate(task.plan):
+        if step.purpose == "lookup" and step.extract:
+            keys = chain_keys(task.plan, k, task.bindings)
+            n += any(str(task.bindings.get(e.var)).lower() in keys for e in step.extract)
+    return n
 
 
 def chain_keys(plan: list[PlanStep], k: int, bindings: dict[str, Any]) -> set[str]:
