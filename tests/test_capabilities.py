@@ -316,3 +316,28 @@ def test_no_goal_holds_before_the_agent_acts(batch) -> None:
         start = build_env(t, CLASSES).state()
         goals = [c for c in t.rubric if c.kind == "goal"]
         assert not any(score(goals, start, start, "")), t.id
+
+
+def test_a_group_whose_member_refuses_the_work_fails_before_the_rest_is_planted() -> None:
+    """A fan-out over an employee's expense reports, one of which is already reimbursed: the work
+    ("reimburse every report") cannot be done on it, so no value fits. That is known from the member
+    already in the group, before the others are planted and listed (it used to fail only after)."""
+    import random
+
+    from compoworld.services.registry import all_services
+    from compoworld.tasks.design import Designer
+    from compoworld.tasks.design_types import Carry
+    from compoworld.tasks.model import Walk
+    from compoworld.tasks.motifs import Group, MotifError, sites
+
+    walk = Walk(services=["expenses", "hr"], distractors=[], visits=["expenses", "hr"], edge_types=["email"])
+    d = Designer(walk, all_services("library"), seed=0)
+    reports = d.d.initial["expenses"]["reports"].values()
+    done = next(r for r in reports if r["status"] == "reimbursed")
+    carry = Carry("v1", "email", done["employee_email"], "email", "employee", "hr", 0, role="employee")
+    site = next(s for s, _ in sites(d, [carry]) if s.update is not None and s.update.tool == "expenses__reimburse_report")
+    group = Group(d, site, carry, random.Random(0), 1)
+    with pytest.raises(MotifError, match="refuses the work"):
+        group.plant([100.0 * k for k in range(1, 7)])
+    assert not d.d.planted  # nothing planted
+    assert group.accepted([r for r in reports if r["status"] == "approved"]) == "reimbursed"  # approved ones move on

@@ -28,7 +28,8 @@ literal that gives away a discovered value failed its visit, loose ends were che
 and a report value inside another item's label became an overlap. On 2 Dec (fifth session) tasks and
 everything scored from them, when a write's rule document was planted after the checks that turn the
 write down, a group's new value was found before listing it, a carried name stopped taking someone
-else's stated address, and state hashes became digests of per-collection digests. A change here means generated data
+else's stated address, and state hashes became digests of per-collection digests; then when a group
+whose member already in it refuses the work failed before the rest was planted. A change here means generated data
 changed: if that is intended, say why in the commit and re-pin with `python tests/test_pinned.py --write`.
 """
 

@@ -201,6 +201,9 @@ def _parent(designer: Designer, site: Site, rng: random.Random, visit: int) -> C
     raise MotifError("no parent named uniquely")
 
 
+_NONE = object()  # no value fits (None may be a value)
+
+
 class Group:
     """One planted group and the reads that list it (ids, ranks), in the designer's scratch world."""
 
@@ -238,6 +241,8 @@ class Group:
             raise MotifError("the plan wrote into the group")  # its ids would shift in a fresh world
         if len(existing) > len(values) - 2 or any(not _usable(r.get(s.rank), s.rank_sem) for r in existing) or (existing and seconds):
             raise MotifError("group key already used")
+        if s.update is not None and existing and self.accepted(existing) is _NONE:  # before planting the rest
+            raise MotifError("a member already in the group refuses the work")  # (a report already reimbursed)
         self.members = list(existing)
         taken = [r[s.rank] for r in existing]
         values[:] = taken + [v for v in values if v not in taken][: len(values) - len(taken)]
@@ -321,22 +326,31 @@ class Group:
 
     def update_value(self) -> Any:
         """A value for the update parameter that no member has yet and the service accepts."""
+        value = self.accepted(self.members, draw=True)
+        if value is _NONE:
+            raise MotifError("no value the service accepts")
+        return value
+
+    def accepted(self, members: list[dict[str, Any]], draw: bool = False) -> Any:
+        """A value for the update that none of `members` has yet and every one of them accepts (a
+        status may only move forward), drawn at random with `draw`, else the first; `_NONE` if none."""
         d, s = self.d, self.site
         u = s.update
         assert u is not None
         if u.param:
             spec = d.d.env.services[s.service].specs()[u.tool.split("__", 1)[1]]
-            options = [o for o in _choices(spec, u.param) if not any(same(m.get(u.field), o) for m in self.members)]
-            self.rng.shuffle(options)
+            options = [o for o in _choices(spec, u.param) if not any(same(m.get(u.field), o) for m in members)]
+            if draw:
+                self.rng.shuffle(options)
         else:  # a transition has one outcome
             options = [u.moved_to]
-        for option in options:  # one every member's current state allows (a status may only move forward)
+        for option in options:
             mark = d.mark()
-            ok = all(d.d.env.step({"name": u.tool, "arguments": u.arguments(m["id"], option)}).ok for m in self.members)
+            ok = all(d.d.env.step({"name": u.tool, "arguments": u.arguments(m["id"], option)}).ok for m in members)
             d.restore(mark)
             if ok:
                 return option
-        raise MotifError("no value the service accepts")
+        return _NONE
 
     def recovery(self) -> tuple[Any, Any]:
         """(target, step): a value the service refuses to set directly on every member (a status that
@@ -426,7 +440,8 @@ def add_group_motif(designer: Designer, carries: list[Carry], rng: random.Random
 
 # Why a motif fails whatever the draw: the same site fails its second try the same way.
 UNFIT_SITE = frozenset({"no template", "no record the transition applies to", "the group's key is no one's own address",
-                        "the plan wrote into the group", "no role for the group's people"})
+                        "the plan wrote into the group", "no role for the group's people",
+                        "a member already in the group refuses the work"})
 
 
 def _motif(designer: Designer, site: Site, carry: Carry, rng: random.Random, visit: int) -> PlanStep:
