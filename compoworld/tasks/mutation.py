@@ -477,6 +477,7 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
     bound = [ex.var for step in task.plan for ex in step.extract]
     ref = _Reference(task.plan, calls, run, [_reads(step) for step in task.plan], len(bound) == len(set(bound)), reference_final)
     reference_answer = answer_of(task, bindings)
+    reported = [v for item in task.report for v in item.vars]
     answers: dict[tuple[Any, ...], str] = {}  # closing reports by what they state (mutants mostly state the same)
     # The reference's run from a step on (its final state and values), for mutants that rejoin it there:
     # replayed once for all of them (their snapshots, between steps that change nothing, are the same).
@@ -499,11 +500,14 @@ def mutation_test(task: Task, classes: dict[str, type[Service]], env: Environmen
             rewind(env, snap)
             _replay(m.plan[k:], env, run, m.overrides)
             final = env.state()
-        said = _said(task, run, m.report)
-        key = tuple((i, type(v), repr(v)) for i, v in said)  # how a value is written follows from these (1 vs 1.0)
-        answer = answers.get(key)
-        if answer is None:
-            answer = answers[key] = _closing(task, said)
+        if not m.report and all(_identical(run.get(v, _UNBOUND), bindings.get(v, _UNBOUND)) for v in reported):
+            answer = reference_answer  # the values the report states are the reference's: so is the report
+        else:
+            said = _said(task, run, m.report)
+            key = tuple((i, type(v), repr(v)) for i, v in said)  # how a value is written follows from these (1 vs 1.0)
+            answer = answers.get(key)
+            if answer is None:
+                answer = answers[key] = _closing(task, said)
         if m.kind == "stale":  # the probe's stale-value solution: scored on every criterion, equivalent or not
             result.stale_passes = all(evaluate(c.check, start, final, answer) for c in task.rubric)
         changed, same_work = differing(final, reference_final)
