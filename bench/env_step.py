@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from compoworld.services import compose
+from compoworld.services import compose, environment
 from compoworld.services.registry import library_services
 from compoworld.services.sampling import valid_sequence
 
@@ -60,16 +60,25 @@ def main() -> None:
         t = time.perf_counter()
         env.reset(0)
         reset_ms.append((time.perf_counter() - t) * 1000)
-    hash_ms = []
-    for _ in range(50):
+    # A state hash keeps each collection's digest by the rows' identity: `hash_ms` is a state none of
+    # whose collections was hashed before (the cache emptied), `hash_after_write_ms` the usual case,
+    # one write since the last hash (the written collection is hashed again, the rest are known).
+    hash_ms, rehash_ms = [], []
+    for k in range(50):
+        environment._DIGESTS.clear()
         t = time.perf_counter()
         env.state_hash()
         hash_ms.append((time.perf_counter() - t) * 1000)
+        env.step(writes[k % len(writes)])
+        t = time.perf_counter()
+        env.state_hash()
+        rehash_ms.append((time.perf_counter() - t) * 1000)
     out = {
         "read_calls_per_s": round(read_rate),
         "write_calls_per_s": round(write_rate),
         "reset_ms": round(statistics.median(reset_ms), 3),
         "hash_ms": round(statistics.median(hash_ms), 3),
+        "hash_after_write_ms": round(statistics.median(rehash_ms), 3),
         "services": len(names),
         "records": records,
         "read_tools": len({c["name"] for c in reads}),
@@ -84,7 +93,7 @@ def main() -> None:
         print(f"reads/s  {out['read_calls_per_s']:>9,}  (ok {read_ok:.0%})   target >= 60,000")
         print(f"writes/s {out['write_calls_per_s']:>9,}  (ok {write_ok:.0%})   target >= 40,000")
         print(f"reset    {out['reset_ms']:>9} ms   target < 10 ms")
-        print(f"hash     {out['hash_ms']:>9} ms   target < 10 ms")
+        print(f"hash     {out['hash_ms']:>9} ms   target < 10 ms (every collection; {out['hash_after_write_ms']} ms after one write)")
 
 
 if __name__ == "__main__":

@@ -71,7 +71,10 @@ def test_perturbed_figures_match_the_rows(built: tuple[Warehouse, Path, str], ca
     results = wh.query("SELECT * FROM evaluation_results WHERE evaluation_id = ?", [out["evaluation_id"]])
     assert len(results) == 4 * out["n_tasks"]
     success = sum(r["success"] for r in results) / len(results)
-    assert 0.0 < success < 1.0  # the perturbed policy fails some rollouts (seeded) and passes others
+    # The perturbed policy does not pass everything, and its rollouts differ (seeded): on the one or two
+    # held-out tasks of this small run it may fail every rollout, but not all in the same way.
+    credits = [r["partial_credit"] for r in results]
+    assert success < 1.0 and len(set(credits)) > 1 and 0.0 < sum(credits) / len(credits) < 1.0
     assert out["success_rate"] == round(success, 4)
     assert out["mean_partial_credit"] == round(sum(r["partial_credit"] for r in results) / len(results), 4)
     criteria = [c for r in results for c in json.loads(r["criteria_json"])]
