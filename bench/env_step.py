@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from compoworld.services import compose, environment
+from compoworld.services import compose, service
 from compoworld.services.registry import library_services
 from compoworld.services.sampling import valid_sequence
 
@@ -60,12 +60,12 @@ def main() -> None:
         t = time.perf_counter()
         env.reset(0)
         reset_ms.append((time.perf_counter() - t) * 1000)
-    # A state hash keeps each collection's digest by the rows' identity: `hash_ms` is a state none of
+    # A state hash keeps each collection's digest by the rows' identity (`service.derived`): `hash_ms` is a state none of
     # whose collections was hashed before (the cache emptied), `hash_after_write_ms` the usual case,
     # one write since the last hash (the written collection is hashed again, the rest are known).
     hash_ms, rehash_ms = [], []
     for k in range(50):
-        environment._DIGESTS.clear()
+        service._DERIVED.clear()
         t = time.perf_counter()
         env.state_hash()
         hash_ms.append((time.perf_counter() - t) * 1000)

@@ -14,7 +14,7 @@ import orjson
 
 from compoworld.canonical import canonical_bytes, content_hash
 from compoworld.services.fake import DataGen
-from compoworld.services.service import Context, Record, Service
+from compoworld.services.service import Context, Record, Service, derived
 from compoworld.services.tool import ArgumentError, ToolError, ToolSpec
 
 SEP = "__"
@@ -118,29 +118,13 @@ def generated_state(cls: type[Service], seed: int, scale: float = 1.0) -> dict[s
 canonical_json = canonical_bytes
 
 
-_DIGESTS: dict[int, tuple[Mapping[str, Record], str]] = {}
-
-
-def _rows_digest(rows: Mapping[str, Record]) -> str:
-    """The SHA-256 of one collection's canonical JSON, kept by the dict's identity: a snapshot's rows
-    never change (a table copies them before its next write), and the tasks of one world share most
-    of theirs. The entry holds the dict, so its id is not reused while it is cached."""
-    hit = _DIGESTS.get(id(rows))
-    if hit is not None and hit[0] is rows:
-        return hit[1]
-    digest = content_hash(rows, 64)
-    if len(_DIGESTS) > 4096:
-        _DIGESTS.clear()
-    _DIGESTS[id(rows)] = (rows, digest)
-    return digest
-
-
 def state_hash(state: State) -> str:
     """A SHA-256 of a snapshot (`Environment.state`): of the canonical JSON of service -> collection ->
     the SHA-256 of that collection's canonical JSON. Equal states, equal hashes; and hashing a state
     costs only the collections not hashed before (the probe hashes two states per task, and most of
     their collections are the seeded world's). The state's collections must not change afterwards."""
-    return content_hash({svc: {coll: _rows_digest(rows) for coll, rows in colls.items()} for svc, colls in state.items()}, 64)
+    return content_hash({svc: {coll: derived(rows, ("digest",), lambda rows=rows: content_hash(rows, 64)) for coll, rows in colls.items()}
+                         for svc, colls in state.items()}, 64)
 
 
 def diff_states(before: State, after: State) -> list[dict[str, Any]]:
@@ -289,10 +273,14 @@ def _validated(cls: type[Service], data: dict[str, Any], seeded: Mapping[str, Ma
         return cls.validate_state(data)  # let the state model say what is wrong
     fresh = {coll: {k: r for k, r in rows.items() if seeded.get(coll, {}).get(k) is not r} for coll, rows in data.items()}
     checked = cls.validate_state(fresh)
-    # A collection of seeded records only is given back as it came (its keys are the seeded ids):
-    # shared, not rebuilt, like the seeded state an environment loads when given none.
-    return {coll: data[coll] if coll in data and not fresh[coll] and type(data[coll]) is dict else
-            {str(k): checked[coll].get(str(k), r) for k, r in data.get(coll, {}).items()} for coll in cls.tables}
+    out: dict[str, dict[str, Record]] = {}
+    for coll in cls.tables:
+        rows = data.get(coll, {})
+        if type(rows) is dict and not fresh.get(coll):  # seeded records only (keyed by their ids): shared, not rebuilt
+            out[coll] = rows
+        else:
+            out[coll] = {str(k): checked[coll].get(str(k), r) for k, r in rows.items()}
+    return out
 
 
 def _keyed(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Mapping, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, create_model
 
@@ -66,12 +66,8 @@ class Table:
     def seq(self) -> int:
         """The next id number this table will hand out."""
         if not self._seq:
-            if self._shared:  # rows no one writes (see `_SHARED`)
-                cached = _SHARED.get((id(self.rows), "seq", self.prefix))
-                self._seq = cached[1] if cached is not None and cached[0] is self.rows else \
-                    _share(self.rows, ("seq", self.prefix), _next_seq(self.prefix, self.rows))
-            else:
-                self._seq = _next_seq(self.prefix, self.rows)
+            find = lambda: _next_seq(self.prefix, self.rows)  # noqa: E731
+            self._seq = derived(self.rows, ("seq", self.prefix), find) if self._shared else find()
         return self._seq
 
     @seq.setter
@@ -135,12 +131,9 @@ class Table:
         hit = self._orders.get(key)
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        if self._shared:  # rows no one writes (see `_SHARED`): environments of one world sort them once
-            cached = _SHARED.get((id(self.rows), "ordered", key))
-            rows = cached[1] if cached is not None and cached[0] is self.rows else \
-                _share(self.rows, ("ordered", key), sorted(self.rows.values(), key=itemgetter(*fields), reverse=reverse))
-        else:
-            rows = sorted(self.rows.values(), key=itemgetter(*fields), reverse=reverse)
+        sort = lambda: sorted(self.rows.values(), key=itemgetter(*fields), reverse=reverse)  # noqa: E731
+        # Rows no one writes: the environments of one world sort them once (see `derived`).
+        rows = derived(self.rows, ("ordered", key), sort) if self._shared else sort()
         self._orders[key] = (self.version, rows)
         return rows
 
@@ -233,16 +226,23 @@ def _next_seq(prefix: str, rows: dict[str, Record]) -> int:
     return max((int(k[n:]) for k in rows if k.startswith(head) and k[n:].isdigit()), default=0) + 1
 
 
-# What tables derive from rows that a snapshot shares (the seeded world every environment of a task
-# loads): such a dict never changes (a table copies it before writing), so what follows from it is
-# kept by its identity. The entry holds the dict, so its id is not reused while it is cached.
-_SHARED: dict[tuple[int, str, Any], tuple[dict[str, Record], Any]] = {}
+_DERIVED: dict[tuple[Any, ...], tuple[Mapping[str, Record], Any]] = {}
 
 
-def _share(rows: dict[str, Record], what: tuple[str, Any], value: Any) -> Any:
-    if len(_SHARED) > 4096:
-        _SHARED.clear()
-    _SHARED[(id(rows), *what)] = (rows, value)
+def derived(rows: Mapping[str, Record], what: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """`make()`, a value that follows from rows a snapshot shares (the seeded world every environment of
+    a task loads; a state's collections), kept by the rows' identity: such a dict never changes (a
+    table copies it before writing), so the next id, a sorted order or a digest is found once for all
+    the environments and states that hold it. `what` names the value. The entry holds the dict, so its
+    id is not reused while it is cached."""
+    key = (id(rows), *what)
+    hit = _DERIVED.get(key)
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    value = make()
+    if len(_DERIVED) > 8192:
+        _DERIVED.clear()
+    _DERIVED[key] = (rows, value)
     return value
 
 
