@@ -323,6 +323,28 @@ def test_a_write_applies_the_fields_its_envelope_argument_holds() -> None:
     assert read.ok and (read.data["name"], read.data["default_value"]) == ("region", "US")
 
 
+def test_a_send_whose_message_comes_wrapped_in_one_object_sends_it() -> None:
+    """`send_email(email={to, subject, body})` sends an email with that subject, which the service's
+    search then finds; it is no lookup of an email whose `email` equals the whole object (it answered
+    "no email with email {...}", and the seeded emails carried a second, contradicting copy of
+    their fields under `email`)."""
+    email = {"type": "object", "properties": {"to": S, "subject": S, "body": S, "cc": S}, "required": ["to", "subject", "body"]}
+    srv = server("mail",
+                 tool("send_email", "Send an email using the mail app", {"email": email}, ("email",)),
+                 tool("search_emails", "Search emails containing the given text", {"query": S, "limit": I}, ("query",)))
+    plan = infer_plan(srv, "mail")
+    send = next(t for t in plan.tools if t.name == "send_email")
+    assert {(p.name, p.within) for p in send.params} == {("to", "email"), ("subject", "email"), ("body", "email"), ("cc", "email")}
+    env = Environment([build_service(plan)], seed=1)
+    assert all("email" not in r for r in env.state()["mail"][plan.entities[0].collection].values())
+    sent = env.step({"name": "mail__send_email", "arguments": {"email": {"to": "ana@example.com", "subject": "Zebra crossing plan",
+                                                                          "body": "See the attached map."}}})
+    assert sent.ok, sent.error
+    assert (sent.data["to"], sent.data["subject"], sent.data["status"]) == ("ana@example.com", "Zebra crossing plan", "sent")
+    found = env.step({"name": "mail__search_emails", "arguments": {"query": "Zebra crossing"}})
+    assert found.ok and [r["id"] for r in found.data["items"]] == [sent.data["id"]]
+
+
 def test_a_span_ends_after_it_starts() -> None:
     """Seeded sessions and bookings never end before they start (the two dates are drawn apart)."""
     from compoworld.synthesis.runtime import time_pairs

@@ -443,9 +443,11 @@ def _envelope(t: TInfo, p: PInfo) -> bool:
 
 
 def _lift_envelopes(t: TInfo) -> None:
-    """A create or update whose fields come wrapped in one object argument writes those fields, as if
-    they were given one by one; the runtime unwraps the arguments the same way (`ParamPlan.within`)."""
-    if t.op not in ("create", "update"):
+    """A create, update or transition whose fields come wrapped in one object argument writes those
+    fields, as if they were given one by one (`send_email(email={to, subject, body})` sends an email
+    with that subject; it does not look one up by an `email` equal to the whole object); the runtime
+    unwraps the arguments the same way (`ParamPlan.within`)."""
+    if t.op not in ("create", "update", "transition"):
         return
     out: list[PInfo] = []
     taken = {q.name for q in t.params}  # a field given at the top keeps that name
@@ -716,7 +718,9 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         batch = [p for p in cands if _is_batch(p) and p.required and (singular(p.snake) in NATURAL_KEYS or p.words[-1] in ("ids", "keys", "names", "paths", "urls", "symbols", "uuids"))]
         keys = batch[:1]
     if not keys and t.op in ("get", "update", "delete", "transition", "lookup"):
-        nat = [p for p in cands if p.snake in NATURAL_KEYS and id(p) not in ref_params and (p.required or t.op != "update")]
+        # an object is never a key's value (`email={to, subject}` is an email to write, not its address)
+        nat = [p for p in cands if p.snake in NATURAL_KEYS and p.type != "object" and id(p) not in ref_params
+               and (p.required or t.op != "update")]
         nat.sort(key=lambda p: (not p.required, NATURAL_KEYS.index(p.snake)))
         keys = nat[:1]
     if t.op == "get" and t.plural_noun and not id_keys:
