@@ -345,6 +345,34 @@ def test_a_send_whose_message_comes_wrapped_in_one_object_sends_it() -> None:
     assert found.ok and [r["id"] for r in found.data["items"]] == [sent.data["id"]]
 
 
+def test_reads_and_transitions_take_their_key_and_filters_from_an_envelope() -> None:
+    """`get_change(params={change_id})` reads that change and not-found for an unknown id (it answered
+    some change whatever the id), `approve_change(params={change_id})` approves it (it only logged
+    itself as "completed"), `list_changes(params={state})` filters on the state (it ignored it)."""
+    env_of = lambda props, req=(): {"params": {"type": "object", "properties": props, "required": list(req)}}  # noqa: E731
+    srv = server("changes",
+                 tool("create_change", "Create a change request.", env_of({"title": S, "state": S}, ("title",)), ("params",)),
+                 tool("get_change", "Get a change request by its id.", env_of({"change_id": S}, ("change_id",)), ("params",)),
+                 tool("approve_change", "Approve a change request.", env_of({"change_id": S, "comments": S}, ("change_id",)), ("params",)),
+                 tool("list_changes", "List change requests.", env_of({"state": S, "limit": I}), ("params",)))
+    plan = infer_plan(srv, "changes")
+    assert {t.name: t.op for t in plan.tools} == {"create_change": "create", "get_change": "get", "approve_change": "transition",
+                                                   "list_changes": "list"}
+    env = Environment([build_service(plan)], seed=1)
+    rows = env.state()["changes"][plan.entities[0].collection]
+    first, second = list(rows)[:2]
+    got = env.step({"name": "changes__get_change", "arguments": {"params": {"change_id": second}}})
+    assert got.ok and got.data["id"] == second
+    unknown = env.step({"name": "changes__get_change", "arguments": {"params": {"change_id": "chg_404"}}})
+    assert not unknown.ok and unknown.error_kind == "not_found"
+    approved = env.step({"name": "changes__approve_change", "arguments": {"params": {"change_id": first, "comments": "ok"}}})
+    assert approved.ok and approved.data["id"] == first and approved.data["status"] == "approved"
+    made = env.step({"name": "changes__create_change", "arguments": {"params": {"title": "Rotate keys", "state": "review"}}})
+    listed = env.step({"name": "changes__list_changes", "arguments": {"params": {"state": "review"}}})
+    assert listed.ok and made.data["id"] in [r["id"] for r in listed.data["items"]]
+    assert all(r["state"] == "review" for r in listed.data["items"])
+
+
 def test_a_span_ends_after_it_starts() -> None:
     """Seeded sessions and bookings never end before they start (the two dates are drawn apart)."""
     from compoworld.synthesis.runtime import time_pairs

@@ -443,11 +443,12 @@ def _envelope(t: TInfo, p: PInfo) -> bool:
 
 
 def _lift_envelopes(t: TInfo) -> None:
-    """A create, update or transition whose fields come wrapped in one object argument writes those
-    fields, as if they were given one by one (`send_email(email={to, subject, body})` sends an email
-    with that subject; it does not look one up by an `email` equal to the whole object); the runtime
-    unwraps the arguments the same way (`ParamPlan.within`)."""
-    if t.op not in ("create", "update", "transition"):
+    """A tool over records whose arguments come wrapped in one object argument takes them as if they
+    were given one by one: a write writes those fields (`send_email(email={to, subject, body})` sends
+    an email with that subject; it does not look one up by an `email` equal to the whole object), a
+    read keys and filters on them (`get_change(params={change_id})` reads that change, not any one);
+    the runtime unwraps the arguments the same way (`ParamPlan.within`)."""
+    if t.op not in ("create", "update", "transition", "delete", "get", "list", "lookup"):
         return
     out: list[PInfo] = []
     taken = {q.name for q in t.params}  # a field given at the top keeps that name
@@ -695,7 +696,10 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             t.entity = "action"
             return
     t.entity = ent
-    cands = [p for p in t.params if p.structural is None and p.within is None]  # an envelope holds fields, not keys
+    # a create's envelope holds the new record's fields and a listing's its filters, not keys; what
+    # another tool's envelope requires may name its record (`update_change(params={change_id, state})`,
+    # `get_article(params={article_id})`), what it leaves optional filters (`listings(args={id?, address?})`)
+    cands = [p for p in t.params if p.structural is None and (p.within is None or (p.required and t.op not in ("create", "list")))]
     # `set_orientation(orientation)`: a parameter named like the entity is the new value, not a key
     scored = sorted(((p, _key_match(p, ent, setting=t.op in ("update", "create"))) for p in cands), key=lambda x: -x[1])
     id_keys = [p for p, s in scored if s == 3]
@@ -1063,10 +1067,10 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     ref_ids = {id(p): (f, r) for p, f, r in t.refs}
     for p in t.params:
         if id(p) in key_ids:
-            params.append(ParamPlan(name=p.name, role="key", field=key_ids[id(p)], collection=e.collection if e else None))
+            params.append(ParamPlan(name=p.name, role="key", field=key_ids[id(p)], collection=e.collection if e else None, within=p.within))
             continue
         if id(p) in t.renames:
-            params.append(ParamPlan(name=p.name, role="field", field=t.renames[id(p)]))
+            params.append(ParamPlan(name=p.name, role="field", field=t.renames[id(p)], within=p.within))
             continue
         if p is t.items:
             params.append(ParamPlan(name=p.name, role="items"))
@@ -1074,7 +1078,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         if id(p) in ref_ids:
             f, r = ref_ids[id(p)]
             rc = ents.get(r)
-            params.append(ParamPlan(name=p.name, role="ref", field=f, collection=rc.collection if rc else None))
+            params.append(ParamPlan(name=p.name, role="ref", field=f, collection=rc.collection if rc else None, within=p.within))
             continue
         params.append(ParamPlan(name=p.name, role=_param_role(t, p, e), within=p.within))
         pp = params[-1]
