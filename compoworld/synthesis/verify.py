@@ -292,7 +292,7 @@ def _get_record(env: Environment, cls: type[Service], tool: str | None, rid: str
     if tool is None:
         return None
     spec = cls.tool_specs()[tool]
-    args = schema_arguments(spec, env, cls.name, random.Random(3), given=_given_for(cls, tool, rid, rec_data, entity))
+    args = _given_args(spec, env, cls.name, random.Random(3), _given_for(cls, tool, rid, rec_data, entity))
     if args is None:
         return None
     return _call(env, cls.name, tool, args)
@@ -313,7 +313,7 @@ def _given_for(cls: type[Service], tool: str, rid: str, record: dict[str, Any], 
             elif p.role == "query" and p.name in required:
                 text = [w for v in record.values() if isinstance(v, str) for w in v.split() if len(w) > 3]
                 out[p.name] = max(text, key=len) if text else None
-        return {k: v for k, v in out.items() if v is not None}
+        return enveloped(plan_tool, {k: v for k, v in out.items() if v is not None})
     own = f"{cls.name}.{entity}_id"
     for p, t in spec.param_semantics.items():
         if "." in p or "[" in p:
@@ -329,6 +329,32 @@ def _given_for(cls: type[Service], tool: str, rid: str, record: dict[str, Any], 
             v = record.get(p)
             if p not in out and v is not None and not isinstance(v, (list, dict)):
                 out[p] = v
+    return out
+
+
+def _given_args(spec: ToolSpec, env: Environment, svc: str, rng: random.Random, given: dict[str, Any]) -> dict[str, Any] | None:
+    """`schema_arguments` with `given`, keeping what `given` puts inside an envelope beside the
+    envelope's other required fields (drawn to fit, they would replace the whole object)."""
+    args = schema_arguments(spec, env, svc, rng, given=given)
+    if args is None:
+        return None
+    for k, v in given.items():
+        if isinstance(v, dict) and isinstance(args.get(k), dict):
+            args[k] = {**args[k], **v}
+    return args
+
+
+def enveloped(plan_tool: Any, args: dict[str, Any]) -> dict[str, Any]:
+    """`args` named as the plan names them, with those an envelope holds put inside it
+    (`change_id` of `approve_change(params={change_id})` goes in `params`), as a caller gives them."""
+    within = {p.name: p.within for p in plan_tool.params if p.within}
+    out: dict[str, Any] = {}
+    for k, v in args.items():
+        box = within.get(k)
+        if box is None:
+            out[k] = v
+        else:
+            out.setdefault(box, {})[k] = v
     return out
 
 
@@ -355,7 +381,7 @@ def _listing_contains(env: Environment, cls: type[Service], tool: str, rid: str,
     for pname, first in ((page_p, 1), (offset_p, 0)):
         if pname and fits(props.get(pname, {}), first):
             given[pname] = first
-    args = schema_arguments(spec, env, cls.name, random.Random(5), given=given)
+    args = _given_args(spec, env, cls.name, random.Random(5), given)
     if args is None:
         return None, "could not build arguments"
     for _ in range(50):
@@ -457,8 +483,10 @@ def _check_filters(cls: type[Service], env: Environment, r: _Roles, rec: _Record
             rec.add("filter", "skip", f"no record has a usable {fname}", tool=tool)
             continue
         value = sample_row[fname]
-        found, why = _listing_contains(env, cls, tool, sample_row["id"], {**_given_for(cls, tool, sample_row["id"], sample_row, r.entity), pname: value})
-        args = schema_arguments(spec, env, cls.name, random.Random(9), given={**_given_for(cls, tool, sample_row["id"], sample_row, r.entity), pname: value})
+        given = _given_for(cls, tool, sample_row["id"], sample_row, r.entity)
+        given = _with(plan_tool, given, pname, value)
+        found, why = _listing_contains(env, cls, tool, sample_row["id"], given)
+        args = _given_args(spec, env, cls.name, random.Random(9), given)
         obs = _call(env, cls.name, tool, args) if args is not None else None
         if found is None or obs is None or not obs.ok:
             rec.add("filter", "skip", f"{pname}: {why or 'listing failed'}", tool=tool)
@@ -470,6 +498,14 @@ def _check_filters(cls: type[Service], env: Environment, r: _Roles, rec: _Record
         bad = [i.get("id") for i in items if not matches(i.get(fname), value)]
         ok = found and not bad
         rec.add("filter", "pass" if ok else "fail", "" if ok else f"{pname}={value!r}: found={found}, non-matching={bad[:3]}", tool=tool)
+
+
+def _with(plan_tool: Any, given: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
+    """`given` with one more argument, inside its envelope when the plan puts it in one."""
+    box = next((p.within for p in plan_tool.params if p.name == name and p.within), None) if plan_tool is not None else None
+    if box is None:
+        return {**given, name: value}
+    return {**given, box: {**(given.get(box) or {}), name: value}}
 
 
 def _check_update(cls: type[Service], env: Environment, tool: str, r: _Roles, rid: str, created: dict[str, Any], rec: _Recorder) -> None:
@@ -510,7 +546,7 @@ def _check_update(cls: type[Service], env: Environment, tool: str, r: _Roles, ri
 
 def _check_transition(cls: type[Service], env: Environment, tool: str, target: str | None, r: _Roles, rid: str, created: dict[str, Any], rec: _Recorder) -> None:
     spec = cls.tool_specs()[tool]
-    args = schema_arguments(spec, env, cls.name, random.Random(23), given=_given_for(cls, tool, rid, created, r.entity))
+    args = _given_args(spec, env, cls.name, random.Random(23), _given_for(cls, tool, rid, created, r.entity))
     if args is None:
         rec.add("transition", "skip", "could not build arguments", tool=tool)
         return
@@ -540,7 +576,7 @@ def _check_delete(cls: type[Service], env: Environment, r: _Roles, rid: str, cre
     tool = r.delete
     assert tool is not None
     spec = cls.tool_specs()[tool]
-    args = schema_arguments(spec, env, cls.name, random.Random(29), given=_given_for(cls, tool, rid, created, r.entity))
+    args = _given_args(spec, env, cls.name, random.Random(29), _given_for(cls, tool, rid, created, r.entity))
     if args is None:
         rec.add("delete", "skip", "could not build arguments", tool=tool)
         return
