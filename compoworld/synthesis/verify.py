@@ -375,12 +375,12 @@ def _listing_contains(env: Environment, cls: type[Service], tool: str, rid: str,
     limit_p = next((p.name for p in plan_tool.params if p.role == "limit"), None) if plan_tool else ("limit" if "limit" in props else None)
     offset_p = next((p.name for p in plan_tool.params if p.role == "offset"), None) if plan_tool else ("offset" if "offset" in props else None)
     given = dict(extra or {})
-    if limit_p and fits(props.get(limit_p, {}), 100):
-        given[limit_p] = 100
+    if limit_p and fits(_param_schema(props, plan_tool, limit_p), 100):
+        given = _with(plan_tool, given, limit_p, 100)
     page_p = next((p.name for p in plan_tool.params if p.role == "page"), None) if plan_tool else ("page" if "page" in props else None)
     for pname, first in ((page_p, 1), (offset_p, 0)):
-        if pname and fits(props.get(pname, {}), first):
-            given[pname] = first
+        if pname and fits(_param_schema(props, plan_tool, pname), first):
+            given = _with(plan_tool, given, pname, first)
     args = _given_args(spec, env, cls.name, random.Random(5), given)
     if args is None:
         return None, "could not build arguments"
@@ -394,8 +394,16 @@ def _listing_contains(env: Environment, cls: type[Service], tool: str, rid: str,
         nxt = obs.data.get("next_offset")
         if nxt is None or offset_p is None:
             return False, f"{rid} not among {obs.data.get('total')} results"
-        args = {**args, offset_p: nxt}
+        args = _with(plan_tool, args, offset_p, nxt)
     return False, "too many pages"
+
+
+def _param_schema(props: dict[str, Any], plan_tool: Any, name: str) -> dict[str, Any]:
+    """The schema of argument `name`, inside its envelope when the plan puts it in one."""
+    box = next((p.within for p in plan_tool.params if p.name == name and p.within), None) if plan_tool is not None else None
+    if box is None:
+        return props.get(name, {})
+    return ((props.get(box) or {}).get("properties") or {}).get(name, {})
 
 
 def _check_entity(cls: type[Service], seed: int, r: _Roles, rec: _Recorder) -> None:
