@@ -21,6 +21,7 @@ from compoworld.synthesis.fidelity import check_fidelity, level_of
 from compoworld.synthesis.infer import infer_plan
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.plan import ServicePlan
+from compoworld.synthesis.verify import verify_service
 
 S, I, N = {"type": "string"}, {"type": "integer"}, {"type": "number"}
 
@@ -371,6 +372,11 @@ def test_reads_and_transitions_take_their_key_and_filters_from_an_envelope() -> 
     listed = env.step({"name": "changes__list_changes", "arguments": {"params": {"state": "review"}}})
     assert listed.ok and made.data["id"] in [r["id"] for r in listed.data["items"]]
     assert all(r["state"] == "review" for r in listed.data["items"])
+    # verification calls these tools as a caller would, the key and the filters inside the envelope
+    verdict = verify_service(build_service(plan))
+    assert verdict.verified, [(c.tool, c.check, c.detail) for c in verdict.failures()]
+    ran = {(c.tool, c.check) for c in verdict.checks if c.status == "pass"}
+    assert {("get_change", "create_read"), ("list_changes", "filter"), ("approve_change", "transition")} <= ran
 
 
 def test_a_span_ends_after_it_starts() -> None:
