@@ -195,6 +195,24 @@ def test_read_tools_are_not_compiled_as_actions_that_answer_completed() -> None:
     assert results(gh, bad)[("list_pull_requests", "kind")] == ["fail"]
 
 
+def test_reverting_ending_and_shutting_down_change_something() -> None:
+    """`git_revert`, `rollback_transaction`, `end_codegen_session` and `shutdown_simulator` change the
+    state: they are not lookups that answer some record (they read a file, an event), and the kind
+    check fails one compiled read-only."""
+    srv = server("ops", tool("git_revert", "Revert the current branch to a commit or state.", {"repo_path": S, "commit": S}, ("repo_path", "commit")),
+                 tool("rollback_transaction", "Roll back the current transaction.", {"transaction_id": S}, ("transaction_id",)),
+                 tool("end_codegen_session", "End a code generation session and generate the test file", {"sessionId": S}, ("sessionId",)),
+                 tool("shutdown_simulator", "Shut down a running simulator.", {"udid": S}, ("udid",)),
+                 tool("list_commits", "List the commits of a repository.", {"repo_path": S}, ("repo_path",)))
+    plan = infer_plan(srv, "ops")
+    writes = {t.name: t.read_only for t in plan.tools}
+    assert writes == {"git_revert": False, "rollback_transaction": False, "end_codegen_session": False,
+                      "shutdown_simulator": False, "list_commits": True}, writes
+    assert all(s == ["pass"] for (_, check), s in results(srv).items() if check == "kind")
+    bad = broken(srv, "git_revert", op="lookup", read_only=True)
+    assert results(srv, bad)[("git_revert", "kind")] == ["fail"]
+
+
 # -- computations against reference implementations ---------------------------------------------
 
 COMPUTE = server(

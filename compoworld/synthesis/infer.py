@@ -45,14 +45,15 @@ for _cls, _verbs in {
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
                   "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
                   "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote "
-                  "finalize retire expire renew schedule reschedule",
+                  "finalize retire expire renew schedule reschedule end terminate abort",
     "compute": "calculate compute convert sum multiply divide subtract average hash encode decode validate parse format "
                "evaluate solve estimate roll shuffle sort count compare diff measure tokenize encrypt decrypt minify "
                "beautify prettify lint echo ping random",
     "action": "run execute exec call invoke trigger navigate go click type press scroll hover drag screenshot wait install build "
               "test sync refresh reset connect disconnect login logout authenticate play restart reload commit push pull "
               "kill launch focus enter exit notify broadcast speak say open_app tap swipe zoom upload_file record_audio "
-              "stream watch monitor ingest index crawl_site train fetch_many batch process handle",
+              "stream watch monitor ingest index crawl_site train fetch_many batch process handle revert rollback undo redo "
+              "rebase reboot shutdown",
     "generate": "generate visualize visualise plot chart render illustrate summarize summarise translate rewrite paraphrase explain answer ask chat brainstorm critique "
                 "improve refine caption transcribe ocr imagine suggest recommend predict tell draw paint design",
     "analyze": "analyze analyse review assess classify categorize detect interpret score check evaluate_text judge",
@@ -76,7 +77,7 @@ TRANSITION_STATE = {
     "invite": "invited", "share": "shared", "unshare": "private", "join": "joined", "leave": "left", "checkin": "checked_in",
     "checkout": "checked_out", "release": "released", "promote": "promoted", "finalize": "finalized",
     "retire": "retired", "expire": "expired", "renew": "active", "reset": "reset", "retry": "retrying",
-    "schedule": "scheduled", "reschedule": "scheduled",
+    "schedule": "scheduled", "reschedule": "scheduled", "end": "ended", "terminate": "terminated", "abort": "aborted",
 }
 _MARK_STATES = {"read": "read", "unread": "unread", "done": "completed", "complete": "completed", "completed": "completed",
                 "spam": "spam", "important": "important", "resolved": "resolved", "closed": "closed", "answered": "answered",
