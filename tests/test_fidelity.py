@@ -728,6 +728,62 @@ def test_an_entity_of_a_known_archetype_answers_records_of_its_domain(name: str,
         assert (got in want) if isinstance(want, set) else re.fullmatch(want, str(got)), (field, got)
 
 
+def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_of_their_kind() -> None:
+    """An income statement is no company and no quote (it answered a city and an industry), a balance
+    sheet no database table, a dividend no share price, an insider's trade no token transfer (it
+    answered a hash and addresses), a transcript no film (genre, rating) and no person; their lines
+    agree with each other. A price chart adjusted for dividends stays a chart of prices."""
+    from compoworld.synthesis.world import INSIDER_TRANSACTIONS, SPLIT_RATIOS
+
+    sym = {"symbol": S}
+    srv = server("stocks", tool("income_statement", "Fetch the company income statement.", sym, ("symbol",)),
+                 tool("balance_sheet", "Fetch the company balance sheet.", sym, ("symbol",)),
+                 tool("cash_flow", "Fetch the company cash flow.", sym, ("symbol",)),
+                 tool("company_dividends", "Fetch the company dividends.", sym, ("symbol",)),
+                 tool("company_splits", "Fetch the company stock splits.", sym, ("symbol",)),
+                 tool("insider_transactions", "Fetch the insider transactions of the stock.", sym, ("symbol",)),
+                 tool("get_dividend_adjusted_chart", "Stock prices adjusted for dividends.", sym, ("symbol",)),
+                 tool("get_earnings_transcript", "The transcript of an earnings call.", {"symbol": S, "quarter": I}, ("symbol", "quarter")))
+    plan = infer_plan(srv, "stocks")
+    env = Environment([build_service(plan)], seed=5)
+
+    def record(name: str) -> dict[str, Any]:
+        # a symbol the tool's records hold (a listing filters on it; a lookup derives any symbol's)
+        rows = env.state()["stocks"][next(t.collection for t in plan.tools if t.name == name)].values()
+        symbol = next((r["symbol"] for r in rows if isinstance(r.get("symbol"), str)), "MSFT")
+        obs = env.step({"name": f"stocks__{name}", "arguments": {"symbol": symbol} if name != "get_earnings_transcript" else
+                        {"symbol": symbol, "quarter": 3}})
+        assert obs.ok, (name, obs.error)
+        rec = _record(obs.data)
+        assert rec, (name, obs.data)
+        return rec
+
+    income = record("income_statement")
+    assert 0 < income["net_income"] <= income["operating_income"] <= income["gross_profit"] <= income["revenue"], income
+    assert not {"city", "industry", "domain", "volume"} & set(income)
+    sheet = record("balance_sheet")
+    assert abs(sheet["total_assets"] - sheet["total_liabilities"] - sheet["total_equity"]) < 0.01 and "row_count" not in sheet
+    flow = record("cash_flow")
+    assert abs(flow["operating_cash_flow"] - flow["capital_expenditure"] - flow["free_cash_flow"]) < 0.01
+    dividend = record("company_dividends")
+    assert dividend["ex_date"] < dividend["record_date"] < dividend["payment_date"] and 0 < dividend["dividend"] < 10
+    split = record("company_splits")
+    assert (split["numerator"], split["denominator"]) in SPLIT_RATIOS
+    trade = record("insider_transactions")
+    assert trade["transaction_type"] in INSIDER_TRANSACTIONS and not {"hash", "from_address", "to_address"} & set(trade)
+    assert "price" in record("get_dividend_adjusted_chart")
+    transcript = record("get_earnings_transcript")
+    assert "earnings call" in transcript["text"] and not {"genre", "rating", "email"} & set(transcript)
+
+    videos = server("videos", tool("get_transcript", "Get the transcript of a YouTube video.", {"video_id": S}, ("video_id",)))
+    vplan = infer_plan(videos, "videos")
+    env = Environment([build_service(vplan)], seed=5)
+    video = next(iter(env.state()["videos"][vplan.tools[0].collection]))  # the video's id is the transcript's
+    obs = env.step({"name": "videos__get_transcript", "arguments": {"video_id": video}})
+    rec = _record(obs.data)
+    assert obs.ok and rec.get("text") and "earnings" not in rec["text"] and not {"genre", "rating", "email"} & set(rec), rec
+
+
 def test_an_archetype_record_agrees_with_itself() -> None:
     # a compound's formula and weight are the same compound's; a config setting's value is its own
     from compoworld.synthesis.world import COMPOUNDS, SETTINGS

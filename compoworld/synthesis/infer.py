@@ -23,7 +23,7 @@ from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, Serv
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
 from compoworld.synthesis.world import (NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
-                                        reversing, topic_for)
+                                        named_topic, reversing, topic_for)
 
 ACTION_LOG, SIMULATIONS = "action_log", "simulations"
 
@@ -987,7 +987,7 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
     # An entity called `result` stands for a lookup that names no noun: its tools' words say what it is about
     head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
-    topic, tfields = topic_for(head + e.texts[1:4])
+    topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4])
     if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
         topic, tfields = "symbol", SYMBOL_TOPIC
     if topic in ("price", "chain") and sum(1 for t in e.texts if set(words(t)) & NFT_WORDS) * 2 > len(e.texts) and \

@@ -72,6 +72,40 @@ def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     bar = [k for k in ("open", "high", "low", "close") if number(row.get(k))]
     if len(bar) == 4:
         row["high"], row["low"] = max(row[k] for k in bar), min(row[k] for k in bar)
+    coherent_report(row, rng)
+
+
+SPLIT_RATIOS = [(2, 1), (3, 1), (4, 1), (3, 2), (10, 1), (1, 10), (20, 1)]
+
+
+def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
+    """A statement's lines add up (gross profit within revenue, net income within operating income,
+    assets are liabilities plus equity, free cash flow is operating cash flow less capital
+    expenditure), a dividend is paid after its record date, which follows its ex-date, and a split
+    has a split's ratio."""
+    def number(k: str) -> bool:
+        return isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool)
+
+    if all(number(k) for k in ("revenue", "gross_profit", "operating_income", "net_income")):
+        revenue = abs(row["revenue"])
+        row["gross_profit"] = round(revenue * rng.uniform(0.3, 0.7), 2)
+        row["operating_income"] = round(row["gross_profit"] * rng.uniform(0.3, 0.8), 2)
+        row["net_income"] = round(row["operating_income"] * rng.uniform(0.6, 0.9), 2)
+        if number("eps"):
+            row["eps"] = round(row["net_income"] / rng.uniform(2e8, 1.6e10), 2)
+    if all(number(k) for k in ("total_assets", "total_liabilities", "total_equity")):
+        row["total_equity"] = round(abs(row["total_assets"]) * rng.uniform(0.2, 0.6), 2)
+        row["total_liabilities"] = round(abs(row["total_assets"]) - row["total_equity"], 2)
+    if all(number(k) for k in ("operating_cash_flow", "capital_expenditure", "free_cash_flow")):
+        row["capital_expenditure"] = round(abs(row["operating_cash_flow"]) * rng.uniform(0.1, 0.5), 2)
+        row["free_cash_flow"] = round(abs(row["operating_cash_flow"]) - row["capital_expenditure"], 2)
+    days = [k for k in ("ex_date", "record_date", "payment_date") if isinstance(row.get(k), str) and len(row[k]) == 10]
+    if len(days) == 3:
+        ex = datetime.fromisoformat(row["ex_date"])
+        row["record_date"] = (ex + timedelta(days=1)).date().isoformat()
+        row["payment_date"] = (ex + timedelta(days=rng.randint(14, 30))).date().isoformat()
+    if number("numerator") and number("denominator"):
+        row["numerator"], row["denominator"] = rng.choice(SPLIT_RATIOS)
 CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"]
 LANGUAGES = ["python", "typescript", "javascript", "go", "rust", "java"]
 CONDITIONS = ["sunny", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm", "snow", "fog", "windy"]
@@ -241,6 +275,82 @@ SYMBOL_TOPIC: list[F] = [("name", None, S), ("address", None, S), ("size", None,
 # A service about a blockchain: a record whose words would make it a database table, a place or the
 # weather (an Ordinals `collection`, a rare `sat`) is an on-chain object at an address instead.
 OFF_CHAIN_TOPICS = frozenset({"table", "place", "weather"})
+
+# Records of a kind their own name decides, whatever the other words count for: an income statement is
+# no company and no quote, a dividend no share price, an insider's trade no token transfer, a filing
+# no company, a transcript no film and no person. The name is the entity's, or its tool's where the
+# entity only holds them (`getDividendsCalendar`, `insider_transactions`, `balance_sheet`).
+FINANCE_TOPICS: dict[str, list[F]] = {
+    "income_statement": [("symbol", "code", S), ("date", "date", S), ("period", None, S), ("currency", "currency", S),
+                         ("revenue", None, N), ("gross_profit", None, N), ("operating_income", None, N), ("net_income", None, N),
+                         ("eps", None, N)],
+    "balance_statement": [("symbol", "code", S), ("date", "date", S), ("period", None, S), ("currency", "currency", S),
+                          ("total_assets", None, N), ("total_liabilities", None, N), ("total_equity", None, N),
+                          ("cash_and_equivalents", None, N)],
+    "cash_flow_statement": [("symbol", "code", S), ("date", "date", S), ("period", None, S), ("currency", "currency", S),
+                            ("operating_cash_flow", None, N), ("capital_expenditure", None, N), ("free_cash_flow", None, N),
+                            ("dividends_paid", None, N)],
+    "dividend": [("symbol", "code", S), ("ex_date", "date", S), ("record_date", "date", S), ("payment_date", "date", S),
+                 ("dividend", None, N), ("yield_percent", None, N)],
+    "stock_split": [("symbol", "code", S), ("date", "date", S), ("numerator", None, I), ("denominator", None, I)],
+    "insider_trade": [("symbol", "code", S), ("filing_date", "date", S), ("transaction_date", "date", S),
+                      ("reporting_name", "person_name", S), ("type_of_owner", None, S), ("transaction_type", None, S),
+                      ("securities_transacted", None, I), ("price", "money", N)],
+    "sec_filing": [("symbol", "code", S), ("cik", None, S), ("form_type", None, S), ("filing_date", "date", S), ("link", "url", S)],
+}
+STATEMENTS = frozenset({"income_statement", "balance_statement", "cash_flow_statement"})
+FINANCIAL_STATEMENT: list[F] = list({f[0]: f for k in ("income_statement", "balance_statement", "cash_flow_statement")
+                                      for f in FINANCE_TOPICS[k]}.values())
+TRANSCRIPT_TOPIC: list[F] = [("title", "title", S), ("language", None, S), ("text", "text", S), ("duration_seconds", None, I)]
+# what holds records rather than being one: its tool's name says what the records are
+HOLDER_NOUNS = frozenset({"calendar", "trading", "transaction", "history", "data", "list", "report", "result", "info",
+                          "detail", "record", "summary", "sheet", "flow", "extractor", "statistic"})
+FILING_WORDS = frozenset({"sec", "edgar", "form", "cik", "8k", "10k", "10q", "13f", "institutional"})
+
+
+def named_topic(entity: str, tools: list[str], texts: list[str]) -> tuple[str, list[F]] | None:
+    """The archetype the names of an entity decide, before word counts: its own name, or, when the
+    entity only holds records (`calendars`), its tools' names if they all say the same kind. An entity
+    whose tools name several statements (`getIncomeStatement`, `getBalanceSheetStatement`) holds all
+    of their lines."""
+    ent = {singular(w) for w in words(entity)}
+    context = {singular(w) for t in texts for w in words(t)}
+    finance = bool(context & (STOCK_WORDS | {"financial", "finance", "fiscal", "quarterly", "annual", "company", "dividend",
+                                             "income", "earning", "cik", "sec", "fmp", "nasdaq", "nyse", "ttm"}))
+    if ent and not ent & HOLDER_NOUNS:
+        kinds = {_named_kind(ent, context, finance)}
+        if kinds <= STATEMENTS:  # which statements: what its tools say (`getCashFlowStatement`)
+            kinds = {_named_kind(ent | {singular(w) for w in words(t)}, context, finance) for t in tools} & STATEMENTS or kinds
+    else:
+        kinds = {_named_kind(ent | {singular(w) for w in words(t)}, context, finance) for t in tools}
+        if len(kinds) > 1:
+            return None  # a calendar of dividends, earnings and IPOs is no one kind's
+    if len(kinds & STATEMENTS) > 1:
+        return "financial_statement", FINANCIAL_STATEMENT
+    name = next(iter(kinds)) if len(kinds) == 1 else next((k for k in kinds if k), None)
+    if name == "transcript":
+        return "transcript", TRANSCRIPT_TOPIC
+    return (name, FINANCE_TOPICS[name]) if name else None
+
+
+def _named_kind(own: set[str], context: set[str], finance: bool) -> str | None:
+    if own & {"transcript", "transcription", "caption", "subtitle"}:
+        return "transcript"
+    if "insider" in own:
+        return "insider_trade"
+    if "dividend" in own:
+        return "dividend"
+    if "cashflow" in own or {"cash", "flow"} <= own:
+        return "cash_flow_statement"
+    if {"balance", "sheet"} <= own:
+        return "balance_statement"
+    if ("income" in own or "statement" in own) and finance and not own & {"bank", "account", "card"}:
+        return "income_statement"
+    if "split" in own and finance:
+        return "stock_split"
+    if "filing" in own and context & FILING_WORDS:
+        return "sec_filing"
+    return None
 ONCHAIN_TOPIC: list[F] = [("address", "address", S), ("txid", None, S), ("block_height", None, I), ("confirmed_at", "datetime", S)]
 
 
@@ -403,6 +513,10 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     """The family of a compiled entity's records: its own names first, then its topic template
     (weather, price, paper, ...). The service's name is no evidence (a `goal_story` app is no
     newsroom)."""
+    if topic in FINANCE_TOPICS or topic == "financial_statement":
+        return "finance"
+    if topic == "transcript":
+        return "transcript"
     family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
     if family == "engagement" and set(words(entity)) & {"tool", "function", "api", "rpc", "method"}:
         return ""  # a tool call is no phone call with a customer
@@ -444,6 +558,8 @@ class ValueContext:
         family = entity_family(entity, collection, topic)
         if family == "binary" and not reversing(set(words(scope))):
             family = ""  # a `symbol` outside a reverse-engineering service is a ticker or a token, not a code address
+        if family == "transcript" and {singular(w) for w in words(scope)} & (STOCK_WORDS | {"financial", "finance", "fmp"}):
+            family = "earnings_transcript"  # a financial data service's transcripts are of earnings calls
         return cls(world, now, family, entity, chain_of(scope))
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
@@ -1123,6 +1239,20 @@ SENSES = [("noun", "a thing or idea the word names, in its most common sense", "
 EDITIONS = [("en.sahih", "en"), ("ar.alafasy", "ar"), ("tr.diyanet", "tr"), ("en.asad", "en")]
 MODELS = [("OpenAI", "gpt-4o-mini"), ("Anthropic", "claude-3-5-sonnet"), ("Mistral AI", "mistral-large"), ("Google", "gemini-1.5-pro"),
           ("Meta", "llama-3.1-70b-instruct")]
+INSIDER_TRANSACTIONS = ["P-Purchase", "S-Sale", "A-Award", "M-Exempt", "F-InKind", "G-Gift"]
+INSIDER_OWNERS = ["director", "officer: Chief Executive Officer", "officer: Chief Financial Officer", "10 percent owner",
+                  "officer: General Counsel"]
+FORM_TYPES = ["10-K", "10-Q", "8-K", "4", "13F-HR", "S-1", "DEF 14A"]
+TRANSCRIPTS = [
+    ("Podcast episode 12: pricing", "[00:00] Welcome back to the show. [00:05] Today's guest ran pricing at two startups; "
+     "we talk about when to raise prices and how to tell customers."),
+    ("Product launch keynote", "[00:00] Welcome, everyone. [00:06] Today we are showing three things: the new dashboard, "
+     "faster exports, and the mobile app. [00:21] Let's start with the dashboard."),
+    ("Weekly team sync", "[00:00] Let's start with last week's action items. [00:09] The migration finished on Tuesday; "
+     "two customers still need their data checked. [00:24] Next, the release date."),
+    ("Customer interview", "[00:00] Thanks for taking the time. [00:04] How do you export your reports today? [00:09] Mostly "
+     "by hand, every Friday, into a spreadsheet for the finance team."),
+]
 COURSES = ["Introduction to Data Analysis", "Financial Accounting I", "Project Management Basics", "Business Writing",
            "Statistics for Decision Making", "Customer Success Fundamentals"]
 
@@ -1285,6 +1415,10 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
                 ({"city", "location", "place", "station", "name", "title"}, lambda r, c, p, n: c.shared(n, "city", lambda: r.choice(CITIES)[0])),
                 (TEXTS, lambda r, c, p, n: f"Observations from the {c.shared(n, 'city', lambda: r.choice(CITIES)[0])} weather station.")],
     "finance": [({"grading", "broker", "analyst", "firm"}, lambda r, c, p, n: r.choice(BROKERS)),
+                ({"transaction", "disposition"}, lambda r, c, p, n: r.choice(INSIDER_TRANSACTIONS)),  # an insider's
+                ({"owner", "relationship"}, lambda r, c, p, n: r.choice(INSIDER_OWNERS)),
+                ({"form"}, lambda r, c, p, n: r.choice(FORM_TYPES)),
+                ({"cik"}, lambda r, c, p, n: f"{r.randint(1_000, 1_999_999):010d}"),
                 ({"grade", "rating", "recommendation"}, lambda r, c, p, n: r.choice(GRADES)),
                 ({"action"}, lambda r, c, p, n: r.choice(["upgrade", "downgrade", "maintain", "initiate"])),
                 ({"period"}, lambda r, c, p, n: r.choice(["annual", "quarter"])),
@@ -1462,6 +1596,18 @@ def _nft(r: random.Random, c: ValueContext, n: int) -> tuple[str, int]:
     return c.shared(n, "nft", lambda: (NFT_COLLECTIONS[n % len(NFT_COLLECTIONS)], r.randint(1, 9_999)))
 
 
+FAMILY_STR["transcript"] = [
+    ({"language", "lang", "language_code"}, lambda r, c, p, n: r.choice(["en", "en", "en", "de", "fr"])),
+    (NAMES, lambda r, c, p, n: _nth(TRANSCRIPTS, n)[0]),
+    (TEXTS, lambda r, c, p, n: _nth(TRANSCRIPTS, n)[1]),
+]
+FAMILY_STR["earnings_transcript"] = [
+    ({"language", "lang", "language_code"}, lambda r, c, p, n: "en"),
+    (NAMES, lambda r, c, p, n: f"{_co(r, c, n)} earnings call"),
+    (TEXTS, lambda r, c, p, n: f"Operator: Good afternoon, and welcome to the {_co(r, c, n)} earnings call. Chief Financial "
+                               f"Officer: Thank you. Revenue grew {r.randint(2, 19)} percent on the year, and margins held "
+                               f"at {r.randint(18, 41)} percent. We will now take your questions."),
+]
 FAMILY_STR["nft"] = [
     ({"uri", "url", "metadata", "token_uri", "tokenuri"}, lambda r, c, p, n: f"ipfs://bafybeig{short_hash(_nft(r, c, n)[0], 20)}/{_nft(r, c, n)[1]}.json"),
     ({"collection", "collection_name"}, lambda r, c, p, n: _nft(r, c, n)[0]),
@@ -1480,7 +1626,10 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "image": [({"width", "height"}, (320, 4096)), ({"size", "bytes", "size_bytes"}, (5_000, 3_000_000))],
     "file": [({"size", "bytes"}, (2_000, 5_000_000))],
     "repo": [({"stars", "stargazers"}, (0, 4_000)), ({"additions", "deletions"}, (1, 120))],
-    "finance": [({"change", "changes", "change_percent", "changes_percentage"}, (-6, 6)),  # a day's move, not 80%
+    "finance": [({"paid", "expenditure", "profit", "equity"}, (5e6, 4e9)), ({"dividend", "adj_dividend"}, (0.05, 3.5)),
+                ({"yield", "yield_percent", "dividend_yield"}, (0.3, 6.5)),
+                ({"securities", "securities_transacted", "shares_traded"}, (100, 250_000)),
+                ({"change", "changes", "change_percent", "changes_percentage"}, (-6, 6)),  # a day's move, not 80%
                 ({"analysts"}, (3, 45)), ({"cap", "capitalization"}, (2e9, 3.5e12)),
                 ({"revenue", "income", "assets", "liabilities", "ebitda", "cash"}, (5e6, 9e9)), ({"eps"}, (-2, 12)),
                 ({"open", "close", "high", "low", "price"}, (5, 900)), ({"volume"}, (10_000, 9_000_000))],
@@ -1491,4 +1640,6 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "deploy": [({"replicas", "instances"}, (1, 12)), ({"cpu", "memory"}, (1, 64))],
     "table": [({"rows", "row_count", "count"}, (0, 250_000))],
     "media": [({"duration", "seconds", "length"}, (60, 5_400))],
+    "transcript": [({"duration", "seconds", "length"}, (60, 5_400))],
+    "earnings_transcript": [({"duration", "seconds", "length"}, (1_800, 4_200))],
 }
