@@ -364,6 +364,37 @@ def test_a_send_whose_message_comes_wrapped_in_one_object_sends_it() -> None:
     assert found.ok and [r["id"] for r in found.data["items"]] == [sent.data["id"]]
 
 
+def test_a_batch_create_makes_one_record_per_item_its_fields_inside_the_items_envelope() -> None:
+    """`calls_batch_create(inputs=[{properties: {hs_call_title, hs_call_body}}])` creates the calls, which
+    the service's listing then shows (it was an action that only logged itself: "batch" read as the
+    verb); verification reads the first record a batch create answers."""
+    item = {"type": "object", "properties": {"properties": {"type": "object", "properties": {"hs_call_title": S, "hs_call_body": S},
+                                                            "required": ["hs_call_title"]},
+                                             "associations": {"type": "array", "items": {"type": "object", "properties": {"id": S}}}},
+            "required": ["properties"]}
+    srv = server("crm", tool("calls_batch_create", "Create multiple call records in a single request", {"inputs": {"type": "array", "items": item}},
+                             ("inputs",)),
+                 tool("calls_list", "List call records", {"limit": I}),
+                 tool("calls_get", "Get a call record by its id", {"callId": S}, ("callId",)))
+    plan = infer_plan(srv, "crm")
+    create = next(t for t in plan.tools if t.name == "calls_batch_create")
+    assert create.op == "create" and [p.role for p in create.params] == ["items"]
+    assert {"hs_call_title", "hs_call_body"} <= {f.name for f in plan.entities[0].fields}
+    env = Environment([build_service(plan)], seed=1)
+    made = env.step({"name": "crm__calls_batch_create", "arguments": {"inputs": [
+        {"properties": {"hs_call_title": "Renewal call with Kestrel", "hs_call_body": "Agreed on a two-year term."}},
+        {"properties": {"hs_call_title": "Onboarding call"}}]}})
+    assert made.ok, made.error
+    ids = [r["id"] for r in made.data["inputs"]]
+    assert [r["hs_call_title"] for r in made.data["inputs"]] == ["Renewal call with Kestrel", "Onboarding call"]
+    listed = env.step({"name": "crm__calls_list", "arguments": {"limit": 100}})
+    assert set(ids) <= {r["id"] for r in listed.data["items"]}
+    verdict = verify_service(build_service(plan))
+    # the batch create is the entity's only create: what it made is read back and listed
+    assert {("calls_get", "create_read"), ("calls_list", "list_finds_created")} <= \
+        {(c.tool, c.check) for c in verdict.checks if c.status == "pass"}, verdict.failures()
+
+
 def test_reads_and_transitions_take_their_key_and_filters_from_an_envelope() -> None:
     """`get_change(params={change_id})` reads that change and not-found for an unknown id (it answered
     some change whatever the id), `approve_change(params={change_id})` approves it (it only logged

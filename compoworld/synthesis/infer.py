@@ -19,7 +19,7 @@ from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, singular, snake, unique, words
-from compoworld.synthesis.plan import EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
+from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
 from compoworld.synthesis.world import (NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
@@ -310,7 +310,7 @@ def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]
 
 _NOUN_VERBS = {"list", "search", "query", "log", "record", "note", "comment", "post", "match", "track", "book", "place", "copy",
                "index", "review", "score", "type", "test", "sort", "count", "format", "hash", "check", "label", "tag", "rate", "flag",
-               "pin", "star", "like", "block", "play", "chat", "call", "process", "handle", "stream", "watch", "monitor"}
+               "pin", "star", "like", "block", "play", "chat", "call", "process", "handle", "stream", "watch", "monitor", "batch"}
 
 
 def _find_verb(tokens: list[str], description: str) -> tuple[str | None, int]:
@@ -750,6 +750,9 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         elif t.op == "delete":
             t.op, t.entity = "action", "action"
             return
+    if t.op == "transition" and keys and _is_batch(keys[0]):
+        t.op, t.entity = "action", "action"  # `calls_batch_archive(callIds)`: no transition of many records yet
+        return
     if t.op == "create" and t.verb in ("send", "post", "publish", "submit", "share", "invite", "schedule", "pay", "book", "sign"):
         t.target = TRANSITION_STATE.get(t.verb, "created") if t.verb not in ("post", "schedule", "book") else {"post": "posted", "schedule": "scheduled", "book": "booked"}[t.verb]
     if t.op == "transition":
@@ -777,16 +780,27 @@ def _batch_items(t: TInfo) -> PInfo | None:
     p = req[0]
     items = p.schema.get("items")
     if not isinstance(items, dict) or main_type(items) != "object" or not isinstance(items.get("properties"), dict) \
-            or not items["properties"] or singular(p.snake) != t.head:
+            or not items["properties"] or (singular(p.snake) != t.head and p.snake not in BATCH_LISTS):
         return None
     return p
+
+
+# what a batch's list of records is called when it is not named for them (`calls_batch_create(inputs=[...])`)
+BATCH_LISTS = {"inputs", "items", "records", "entries", "objects", "batch"}
 
 
 def _item_infos(t: TInfo, p: PInfo) -> list[PInfo]:
     """The fields of a batch create's items, as arguments of a create of one record would be."""
     items = p.schema["items"]
+    props, required = dict(items["properties"]), list(items.get("required") or [])
+    for box in ITEM_ENVELOPES:  # an item's fields wrapped in one object (`{properties: {...}}`) are its own
+        inner = props.get(box)
+        if isinstance(inner, dict) and main_type(inner) == "object" and isinstance(inner.get("properties"), dict):
+            del props[box]
+            props = {**inner["properties"], **props}
+            required = [r for r in required if r != box] + list(inner.get("required") or [])
     one = ToolIn(name=t.tool.name, ident=t.tool.ident, description=t.tool.description,
-                 input_schema={"type": "object", "properties": items["properties"], "required": list(items.get("required") or [])})
+                 input_schema={"type": "object", "properties": props, "required": required})
     return _param_infos(one)
 
 

@@ -52,6 +52,11 @@ class EntityPlan(BaseModel):
         return next((f.name for f in self.fields if f.role == "status"), None)
 
 
+# The object inside a batch item that holds the record's fields (`inputs=[{properties: {...}, associations: [...]}]`
+# of HubSpot's batch creates, Airtable's `fields`), read as the item's own fields.
+ITEM_ENVELOPES = ("properties", "fields", "attributes", "values")
+
+
 class ParamPlan(BaseModel):
     name: str  # as in the input schema
     role: ParamRole

@@ -15,7 +15,7 @@ from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
-from compoworld.synthesis.plan import EntityPlan, FieldPlan, ServicePlan, ToolPlan
+from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
 from compoworld.synthesis.world import EXT_MIME, EXTS, ValueContext, coherent_quote, rng_for, slugify, value_for
 
@@ -515,8 +515,15 @@ def _unwrapped(t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _item_values(item: Any) -> dict[str, Any]:
-    """A batch item's values by field name (`entityType` -> `entity_type`)."""
-    return {snake(k): v for k, v in item.items()} if isinstance(item, dict) else {}
+    """A batch item's values by field name (`entityType` -> `entity_type`), those an envelope inside it
+    holds (`{properties: {hs_call_title: ...}}`) included."""
+    if not isinstance(item, dict):
+        return {}
+    out = {snake(k): v for k, v in item.items() if not (k in ITEM_ENVELOPES and isinstance(v, dict))}
+    for box in ITEM_ENVELOPES:
+        if isinstance(item.get(box), dict):
+            out = {**{snake(k): v for k, v in item[box].items()}, **out}
+    return out
 
 
 def _world(seed: int) -> Any:

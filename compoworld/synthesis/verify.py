@@ -429,6 +429,12 @@ def _check_entity(cls: type[Service], seed: int, r: _Roles, rec: _Recorder) -> N
             rec.add("create_read", "skip", f"create refused generated arguments ({obs.error_kind}): {obs.error}", tool=r.create)
         return
     created = obs.data if isinstance(obs.data, dict) else {}
+    made = next((v for v in created.values() if isinstance(v, list)), None) if "id" not in created and len(created) == 1 else None
+    if made is not None:  # a batch create (`calls_batch_create(inputs=[...])`) answers the records it made
+        if not made or not isinstance(made[0], dict):
+            rec.add("create_read", "skip", "the batch create made no record of the generated items", tool=r.create)
+            return
+        created = made[0]
     rid = created.get("id")
     if not isinstance(rid, str):
         rec.add("create_read", "fail", "create returned no id", tool=r.create)
