@@ -367,13 +367,17 @@ def test_a_send_whose_message_comes_wrapped_in_one_object_sends_it() -> None:
 def test_a_batch_create_makes_one_record_per_item_its_fields_inside_the_items_envelope() -> None:
     """`calls_batch_create(inputs=[{properties: {hs_call_title, hs_call_body}}])` creates the calls, which
     the service's listing then shows (it was an action that only logged itself: "batch" read as the
-    verb); verification reads the first record a batch create answers."""
+    verb), and `calls_batch_update(inputs=[{id, properties}])` changes each named call; verification
+    reads the first record a batch create answers."""
     item = {"type": "object", "properties": {"properties": {"type": "object", "properties": {"hs_call_title": S, "hs_call_body": S},
                                                             "required": ["hs_call_title"]},
                                              "associations": {"type": "array", "items": {"type": "object", "properties": {"id": S}}}},
             "required": ["properties"]}
     srv = server("crm", tool("calls_batch_create", "Create multiple call records in a single request", {"inputs": {"type": "array", "items": item}},
                              ("inputs",)),
+                 tool("calls_batch_update", "Update multiple call records in a single request",
+                      {"inputs": {"type": "array", "items": {"type": "object", "properties": {"id": S, **item["properties"]}, "required": ["id"]}}},
+                      ("inputs",)),
                  tool("calls_list", "List call records", {"limit": I}),
                  tool("calls_get", "Get a call record by its id", {"callId": S}, ("callId",)))
     plan = infer_plan(srv, "crm")
@@ -389,6 +393,12 @@ def test_a_batch_create_makes_one_record_per_item_its_fields_inside_the_items_en
     assert [r["hs_call_title"] for r in made.data["inputs"]] == ["Renewal call with Kestrel", "Onboarding call"]
     listed = env.step({"name": "crm__calls_list", "arguments": {"limit": 100}})
     assert set(ids) <= {r["id"] for r in listed.data["items"]}
+    # a batch update changes each item's record, named by its id (it stored the whole list on some call)
+    changed = env.step({"name": "crm__calls_batch_update", "arguments": {"inputs": [{"id": ids[1], "properties": {"hs_call_title": "Kickoff call"}}]}})
+    assert changed.ok and env.state()["crm"][create.collection][ids[1]]["hs_call_title"] == "Kickoff call"  # type: ignore[index]
+    assert all("inputs" not in r for r in env.state()["crm"][create.collection].values())  # type: ignore[index]
+    unknown = env.step({"name": "crm__calls_batch_update", "arguments": {"inputs": [{"id": "call_404", "properties": {"hs_call_title": "X"}}]}})
+    assert not unknown.ok and unknown.error_kind == "not_found"
     verdict = verify_service(build_service(plan))
     # the batch create is the entity's only create: what it made is read back and listed
     assert {("calls_get", "create_read"), ("calls_list", "list_finds_created")} <= \

@@ -759,8 +759,11 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         t.target = _transition_target(t)
     if t.op in ("get", "delete") and keys and _is_batch(keys[0]):
         t.batch = True
-    if t.op in ("create", "delete"):
+    if t.op in ("create", "delete") or (t.op == "update" and not keys):
         t.items = _batch_items(t)
+        if t.items is not None and t.op == "update" and "id" not in _item_props(t.items):
+            t.op, t.entity, t.items = "action", "action", None  # items that say not which record: no update to apply
+            return
     if t.items is not None:
         t.batch, keys = True, []  # each item is a record: its fields say which, no argument names one
     t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
@@ -787,6 +790,10 @@ def _batch_items(t: TInfo) -> PInfo | None:
 
 # what a batch's list of records is called when it is not named for them (`calls_batch_create(inputs=[...])`)
 BATCH_LISTS = {"inputs", "items", "records", "entries", "objects", "batch"}
+
+
+def _item_props(p: PInfo) -> dict[str, Any]:
+    return (p.schema.get("items") or {}).get("properties") or {}
 
 
 def _item_infos(t: TInfo, p: PInfo) -> list[PInfo]:

@@ -155,7 +155,7 @@ class CompiledService(Service):
                 return self._batch(t, e, args, delete=False)
             return self._locate(t, e, args, derive=True)
         if op == "update":
-            return self._update(t, e, args)
+            return self._update_items(t, e, args) if t.by_role("items") else self._update(t, e, args)
         if op == "delete":
             if t.by_role("items"):
                 return self._delete_items(t, e, args)
@@ -427,6 +427,23 @@ class CompiledService(Service):
         if e.field("updated_at") is not None:
             changes["updated_at"] = self.now()
         return table.update(row["id"], **changes)
+
+    def _update_items(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
+        """`calls_batch_update(inputs=[{id, properties: {...}}])`: each item names its record by its id and
+        changes the fields it gives; an unknown id fails the whole call (nothing is half-applied)."""
+        param = t.by_role("items")[0]
+        table = self.db[e.collection]
+        updated: list[Record] = []
+        for item in args.get(param.name) or []:
+            values = _item_values(item)
+            row = table.get(str(values.get("id"))) if values.get("id") is not None else None
+            if row is None:
+                raise NotFoundError(f"no {e.entity.replace('_', ' ')} with id {values.get('id')!r}")
+            changes = {k: v for k, v in values.items() if k != "id" and e.field(k) is not None}
+            if e.field("updated_at") is not None:
+                changes["updated_at"] = self.now()
+            updated.append(table.update(row["id"], **changes))
+        return {param.name: updated}
 
     def _transition(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
         table = self.db[e.collection]
