@@ -825,6 +825,20 @@ def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_
     assert obs.ok and rec.get("text") and "earnings" not in rec["text"] and not {"genre", "rating", "email"} & set(rec), rec
 
 
+def test_a_symbol_argument_is_the_ticker_not_the_id_of_a_symbols_record() -> None:
+    """A service that lists `symbols` made every other tool's `symbol` a reference to those records'
+    ids (`symbol="symbo_0008"`); a ticker is the value itself, and a quote looked up by it is its own."""
+    srv = server("market", tool("search_symbols", "Search for stock symbols by keywords.", {"keywords": S}, ("keywords",)),
+                 tool("get_quote", "Get the latest stock quote for a symbol.", {"symbol": S}, ("symbol",)))
+    plan = infer_plan(srv, "market")
+    quote = next(t for t in plan.tools if t.name == "get_quote")
+    assert not quote.input_schema["properties"]["symbol"].get("x-semantic-type", "").endswith("_id"), quote.input_schema
+    assert [p.role for p in quote.params] == ["key"]
+    env = Environment([build_service(plan)], seed=2)
+    obs = env.step({"name": "market__get_quote", "arguments": {"symbol": "AAPL"}})
+    assert obs.ok and obs.data["symbol"] == "AAPL" and obs.data.get("name") == "Apple Inc.", obs.data
+
+
 def test_an_archetype_record_agrees_with_itself() -> None:
     # a compound's formula and weight are the same compound's; a config setting's value is its own
     from compoworld.synthesis.world import COMPOUNDS, SETTINGS

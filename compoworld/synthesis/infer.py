@@ -564,9 +564,16 @@ def _ref_entity(p: PInfo, entities: set[str], own: str | None) -> str | None:
         joined = singular("_".join(ws[:-1]))
         if joined in entities and joined != own:
             return joined
-    if len(ws) == 1 and singular(ws[0]) in entities and singular(ws[0]) != own and p.type in ("string", "integer"):
+    if len(ws) == 1 and singular(ws[0]) in entities and singular(ws[0]) != own and p.type in ("string", "integer") \
+            and p.snake not in VALUE_KEYS and singular(p.snake) not in VALUE_KEYS:
         return singular(ws[0])
     return None
+
+
+# a parameter named by one of these gives the value itself (`symbol="AAPL"`), not the id of a record of a
+# kind named so (FMP's and Alpha Vantage's `symbols` lists made every `symbol` a record id, "symbo_0008")
+VALUE_KEYS = frozenset({"symbol", "ticker", "cusip", "isin", "url", "uri", "email", "path", "file_path", "domain", "hostname",
+                        "ip", "ip_address", "isbn", "doi", "username", "slug", "coin", "word", "term", "country", "city"})
 
 
 def _is_batch(p: PInfo) -> bool:
