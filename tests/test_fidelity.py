@@ -825,6 +825,29 @@ def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_
     assert obs.ok and rec.get("text") and "earnings" not in rec["text"] and not {"genre", "rating", "email"} & set(rec), rec
 
 
+def test_a_search_finds_the_whole_query_then_every_word_then_any_word() -> None:
+    """A search for "Quote for Quarry Capital" answered every note holding any of its words (the one asked
+    for among near-namesakes, "for" matching everything); it answers the notes holding the phrase, else
+    those holding every word, else those holding any, the most words first."""
+    srv = server("notes", tool("create_note", "Create a note.", {"title": S, "content": S}, ("title", "content")),
+                 tool("search_notes", "Search for notes containing the given text.", {"query": S}, ("query",)))
+    env = Environment([build_service(infer_plan(srv, "notes"))], seed=1)
+    made = {}
+    for title in ("Quote for Quarry Capital", "Quote for Quarry Pharma", "Capital plan for Zenith"):
+        obs = env.step({"name": "notes__create_note", "arguments": {"title": title, "content": f"{title}: notes from the call."}})
+        made[title] = obs.data["id"]
+
+    def found(query: str) -> list[str]:
+        obs = env.step({"name": "notes__search_notes", "arguments": {"query": query}})
+        assert obs.ok, obs.error
+        return [r["id"] for r in obs.data["items"]]
+
+    assert found("Quote for Quarry Capital") == [made["Quote for Quarry Capital"]]
+    assert found("pharma quarry quote") == [made["Quote for Quarry Pharma"]]
+    both = found("zenith quarry")  # no note holds both words: those holding either
+    assert made["Capital plan for Zenith"] in both and made["Quote for Quarry Pharma"] in both
+
+
 def test_a_symbol_argument_is_the_ticker_not_the_id_of_a_symbols_record() -> None:
     """A service that lists `symbols` made every other tool's `symbol` a reference to those records'
     ids (`symbol="symbo_0008"`); a ticker is the value itself, and a quote looked up by it is its own."""

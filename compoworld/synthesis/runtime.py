@@ -358,8 +358,7 @@ class CompiledService(Service):
                 rows = [r for r in rows if _in_range(r.get(p.field), v, p.role)]
         query = next((args[p.name] for p in t.params if p.role == "query" and isinstance(args.get(p.name), str)), None)
         if query and query.strip():
-            scored = [(score(r, query), r) for r in rows]
-            rows = [r for s, r in sorted(scored, key=lambda x: -x[0]) if s > 0]
+            rows = search(rows, query)
         sort_by = next((args[p.name] for p in t.params if p.role == "sort" and isinstance(args.get(p.name), str)), None)
         if sort_by:
             fld = re.sub(r"[^a-z0-9_]", "_", sort_by.lower().lstrip("-+"))
@@ -637,6 +636,23 @@ def score(row: Record, query: str) -> int:
     text = text_of(row)
     terms = _WORD.findall(query.casefold()) or [query.casefold()]
     return sum(1 for term in dict.fromkeys(terms) if term in text)
+
+
+def search(rows: list[Record], query: str) -> list[Record]:
+    """The records a free-text search finds, as mail and issue trackers search: those holding the whole
+    query when some do ("Quote for Quarry Capital" is not "Quote for Quarry Pharma"), else those holding
+    every word of it, else those holding any word, the most words first."""
+    q = " ".join(query.casefold().split())
+    texts = [(text_of(r), r) for r in rows]
+    phrase = [r for t, r in texts if q in " ".join(t.split())]
+    if phrase:
+        return phrase
+    terms = list(dict.fromkeys(_WORD.findall(q))) or [q]
+    every = [r for t, r in texts if all(term in t for term in terms)]
+    if every:
+        return every
+    scored = [(score(r, query), r) for r in rows]
+    return [r for s, r in sorted(scored, key=lambda x: -x[0]) if s > 0]
 
 
 def _sort_key(v: Any) -> Any:
