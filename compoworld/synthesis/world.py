@@ -327,13 +327,14 @@ def named_topic(entity: str, tools: list[str], texts: list[str]) -> tuple[str, l
             return None  # a calendar of dividends, earnings and IPOs is no one kind's
     if len(kinds & STATEMENTS) > 1:
         return "financial_statement", FINANCIAL_STATEMENT
-    name = next(iter(kinds)) if len(kinds) == 1 else next((k for k in kinds if k), None)
+    name = next(iter(kinds), None)  # one kind by now (or none: an entity with no tools)
     if name == "transcript":
         return "transcript", TRANSCRIPT_TOPIC
     return (name, FINANCE_TOPICS[name]) if name else None
 
 
 def _named_kind(own: set[str], context: set[str], finance: bool) -> str | None:
+    """The kind of record these name words decide ("split" and "statement" only in a financial service)."""
     if own & {"transcript", "transcription", "caption", "subtitle"}:
         return "transcript"
     if "insider" in own:
@@ -351,6 +352,8 @@ def _named_kind(own: set[str], context: set[str], finance: bool) -> str | None:
     if "filing" in own and context & FILING_WORDS:
         return "sec_filing"
     return None
+
+
 ONCHAIN_TOPIC: list[F] = [("address", "address", S), ("txid", None, S), ("block_height", None, I), ("confirmed_at", "datetime", S)]
 
 
