@@ -313,7 +313,7 @@ def _given_for(cls: type[Service], tool: str, rid: str, record: dict[str, Any], 
             elif p.role == "query" and p.name in required:
                 text = [w for v in record.values() if isinstance(v, str) for w in v.split() if len(w) > 3]
                 out[p.name] = max(text, key=len) if text else None
-        return enveloped(plan_tool, {k: v for k, v in out.items() if v is not None})
+        return _enveloped(plan_tool, {k: v for k, v in out.items() if v is not None})
     own = f"{cls.name}.{entity}_id"
     for p, t in spec.param_semantics.items():
         if "." in p or "[" in p:
@@ -344,7 +344,7 @@ def _given_args(spec: ToolSpec, env: Environment, svc: str, rng: random.Random, 
     return args
 
 
-def enveloped(plan_tool: Any, args: dict[str, Any]) -> dict[str, Any]:
+def _enveloped(plan_tool: Any, args: dict[str, Any]) -> dict[str, Any]:
     """`args` named as the plan names them, with those an envelope holds put inside it
     (`change_id` of `approve_change(params={change_id})` goes in `params`), as a caller gives them."""
     within = {p.name: p.within for p in plan_tool.params if p.within}
