@@ -848,6 +848,24 @@ def test_a_search_finds_the_whole_query_then_every_word_then_any_word() -> None:
     assert made["Capital plan for Zenith"] in both and made["Quote for Quarry Pharma"] in both
 
 
+def test_a_transfer_on_a_chain_goes_between_addresses_and_a_swap_between_tokens() -> None:
+    """`send_ETH(to, amount)` of an Ethereum wallet held currency codes in `to` ("GBP", "JPY", a rate's
+    ends); its records go to addresses, and a swap quote's `from` and `to` are the chain's tokens."""
+    from compoworld.synthesis.world import CRYPTO
+
+    srv = server("ethereum_wallet", tool("send_ETH", "Send ETH to an address.", {"to": S, "amount": S}, ("to", "amount")),
+                 tool("get_swap_quote", "Get a quote to swap one token for another on Ethereum.", {"from": S, "to": S, "amount": N},
+                      ("from", "to", "amount")))
+    plan = infer_plan(srv, "ethereum_wallet")
+    env = Environment([build_service(plan)], seed=4)
+    by_tool = {t.name: t.collection for t in plan.tools}
+    sends = list(env.state()["ethereum_wallet"][by_tool["send_ETH"]].values())
+    assert sends and all(re.fullmatch(r"0x[0-9a-f]{40}", r["to"]) for r in sends), sends[:2]
+    quotes = list(env.state()["ethereum_wallet"][by_tool["get_swap_quote"]].values())
+    # (a lookup's keys are kept unique: past the chain's tokens they carry a suffix, "UNI-8")
+    assert quotes and all({r["from"].split("-")[0], r["to"].split("-")[0]} <= set(CRYPTO["evm"]) for r in quotes), quotes[:2]
+
+
 def test_a_symbol_argument_is_the_ticker_not_the_id_of_a_symbols_record() -> None:
     """A service that lists `symbols` made every other tool's `symbol` a reference to those records'
     ids (`symbol="symbo_0008"`); a ticker is the value itself, and a quote looked up by it is its own."""

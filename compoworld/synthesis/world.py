@@ -849,8 +849,8 @@ FAMILY_FIELDS: dict[tuple[str, str], Callable[[ValueContext, int, str], str | No
     ("graph", "source"): lambda c, k, name: _world_person(c, k).name if c.world.contacts else None,
     ("message", "from"): lambda c, k, name: _world_person(c, k).email if c.world.contacts else None,
     ("message", "to"): lambda c, k, name: _world_person(c, k + 4).email if c.world.contacts else None,
-    ("finance", "from"): lambda c, k, name: CURRENCIES[(k - 1) % len(CURRENCIES)],
-    ("finance", "to"): lambda c, k, name: CURRENCIES[k % len(CURRENCIES)],
+    ("finance", "from"): lambda c, k, name: _end_of_transfer(c, k - 1),
+    ("finance", "to"): lambda c, k, name: _end_of_transfer(c, k),
     ("finance", "network"): _kth(["mainnet", "testnet", "sepolia", "devnet"]),
     ("deploy", "value"): _kth(["production", "8080", "true", "info"]),
     ("deploy", "protocol"): _kth(["TCP", "UDP", "HTTP", "HTTPS"]),
@@ -858,6 +858,19 @@ FAMILY_FIELDS: dict[tuple[str, str], Callable[[ValueContext, int, str], str | No
     ("deploy", "image"): _kth(["nginx:1.27", "postgres:16", "redis:7.2", "python:3.12-slim"]),
     ("deploy", "network"): _kth(["bridge", "host", "backend", "frontend"]),
 }
+
+
+SWAP_WORDS = frozenset({"swap", "quote", "route", "exchange", "conversion", "convert", "rate", "price", "bridge"})
+
+
+def _end_of_transfer(c: ValueContext, k: int) -> str:
+    """`from`/`to` of a finance record: on a chain, the addresses a transfer goes between, or the tokens
+    of a swap; elsewhere the currencies of a rate (`send_ETH(to)` held "GBP")."""
+    if not c.chain:
+        return CURRENCIES[k % len(CURRENCIES)]
+    if set(words(c.entity)) & SWAP_WORDS:
+        return CRYPTO[c.chain][k % len(CRYPTO[c.chain])]
+    return _address(rng_for(c.chain, c.entity, k), c)
 
 
 def _world_person(ctx: ValueContext, k: int) -> Person:
