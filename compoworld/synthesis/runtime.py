@@ -631,19 +631,12 @@ def text_of(row: Record) -> str:
     return " ".join(parts).casefold()
 
 
-def score(row: Record, query: str) -> int:
-    """How many of the query's words a record's text contains (0: not a match)."""
-    text = text_of(row)
-    terms = _WORD.findall(query.casefold()) or [query.casefold()]
-    return sum(1 for term in dict.fromkeys(terms) if term in text)
-
-
 def search(rows: list[Record], query: str) -> list[Record]:
     """The records a free-text search finds, as mail and issue trackers search: those holding the whole
     query when some do ("Quote for Quarry Capital" is not "Quote for Quarry Pharma"), else those holding
     every word of it, else those holding any word, the most words first."""
     q = " ".join(query.casefold().split())
-    texts = [(text_of(r), r) for r in rows]
+    texts = [(text_of(r), r) for r in rows]  # each record's text once, for all three tries
     phrase = [r for t, r in texts if q in " ".join(t.split())]
     if phrase:
         return phrase
@@ -651,7 +644,8 @@ def search(rows: list[Record], query: str) -> list[Record]:
     every = [r for t, r in texts if all(term in t for term in terms)]
     if every:
         return every
-    scored = [(score(r, query), r) for r in rows]
+    words_of_query = list(dict.fromkeys(_WORD.findall(query.casefold()) or [query.casefold()]))
+    scored = [(sum(1 for term in words_of_query if term in t), r) for t, r in texts]
     return [r for s, r in sorted(scored, key=lambda x: -x[0]) if s > 0]
 
 

@@ -347,15 +347,15 @@ def _given_args(spec: ToolSpec, env: Environment, svc: str, rng: random.Random, 
 def _enveloped(plan_tool: Any, args: dict[str, Any]) -> dict[str, Any]:
     """`args` named as the plan names them, with those an envelope holds put inside it
     (`change_id` of `approve_change(params={change_id})` goes in `params`), as a caller gives them."""
-    within = {p.name: p.within for p in plan_tool.params if p.within}
     out: dict[str, Any] = {}
     for k, v in args.items():
-        box = within.get(k)
-        if box is None:
-            out[k] = v
-        else:
-            out.setdefault(box, {})[k] = v
+        out = _with(plan_tool, out, k, v)
     return out
+
+
+def _box(plan_tool: Any, name: str) -> str | None:
+    """The envelope argument `name` is given in (None: at the top)."""
+    return next((p.within for p in plan_tool.params if p.name == name and p.within), None) if plan_tool is not None else None
 
 
 def _field_map(cls: type[Service], tool: str, roles: tuple[str, ...] = ("field", "ref")) -> dict[str, str]:
@@ -400,7 +400,7 @@ def _listing_contains(env: Environment, cls: type[Service], tool: str, rid: str,
 
 def _param_schema(props: dict[str, Any], plan_tool: Any, name: str) -> dict[str, Any]:
     """The schema of argument `name`, inside its envelope when the plan puts it in one."""
-    box = next((p.within for p in plan_tool.params if p.name == name and p.within), None) if plan_tool is not None else None
+    box = _box(plan_tool, name)
     if box is None:
         return props.get(name, {})
     return ((props.get(box) or {}).get("properties") or {}).get(name, {})
@@ -516,7 +516,7 @@ def _check_filters(cls: type[Service], env: Environment, r: _Roles, rec: _Record
 
 def _with(plan_tool: Any, given: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
     """`given` with one more argument, inside its envelope when the plan puts it in one."""
-    box = next((p.within for p in plan_tool.params if p.name == name and p.within), None) if plan_tool is not None else None
+    box = _box(plan_tool, name)
     if box is None:
         return {**given, name: value}
     return {**given, box: {**(given.get(box) or {}), name: value}}

@@ -47,29 +47,30 @@ PRICE_FIELDS = frozenset({"price", "open", "high", "low", "close", "last", "last
 NAME_FIELDS = frozenset({"name", "company_name", "companyname", "security_name", "long_name", "short_name"})
 
 
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     """A record about a known ticker: its name is the ticker's, its prices near where it trades (in USD),
     and a bar's high and low bound its open and close."""
-    def number(v: Any) -> bool:
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
-
     info = TICKER_INFO.get(row.get("symbol")) if isinstance(row.get("symbol"), str) else None
     if info is not None:
         name, base = info
         for k, v in row.items():
             low = k.lower()
-            if low in PRICE_FIELDS and number(v):
+            if low in PRICE_FIELDS and _is_number(v):
                 p = base * (1 + rng.uniform(-0.04, 0.04))
                 row[k] = round(p, 2) if base >= 1 else float(f"{p:.6g}")
             elif low in NAME_FIELDS and isinstance(v, str):
                 row[k] = name
             elif low == "currency" and isinstance(v, str):
                 row[k] = "USD"
-            elif low in ("change_percent", "changes_percentage", "percent_change", "change_pct") and number(v):
+            elif low in ("change_percent", "changes_percentage", "percent_change", "change_pct") and _is_number(v):
                 row[k] = round(rng.uniform(-6, 6), 2)  # a day's move
-            elif low == "volume" and number(v):
+            elif low == "volume" and _is_number(v):
                 row[k] = rng.randint(800_000, 60_000_000)
-    bar = [k for k in ("open", "high", "low", "close") if number(row.get(k))]
+    bar = [k for k in ("open", "high", "low", "close") if _is_number(row.get(k))]
     if len(bar) == 4:
         row["high"], row["low"] = max(row[k] for k in bar), min(row[k] for k in bar)
     coherent_report(row, rng)
@@ -84,7 +85,7 @@ def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
     expenditure), a dividend is paid after its record date, which follows its ex-date, and a split
     has a split's ratio."""
     def number(k: str) -> bool:
-        return isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool)
+        return _is_number(row.get(k))
 
     if all(number(k) for k in ("revenue", "gross_profit", "operating_income", "net_income")):
         revenue = abs(row["revenue"])
@@ -106,6 +107,8 @@ def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
         row["payment_date"] = (ex + timedelta(days=rng.randint(14, 30))).date().isoformat()
     if number("numerator") and number("denominator"):
         row["numerator"], row["denominator"] = rng.choice(SPLIT_RATIOS)
+
+
 CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"]
 LANGUAGES = ["python", "typescript", "javascript", "go", "rust", "java"]
 CONDITIONS = ["sunny", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm", "snow", "fog", "windy"]
@@ -298,9 +301,9 @@ FINANCE_TOPICS: dict[str, list[F]] = {
                       ("securities_transacted", None, I), ("price", "money", N)],
     "sec_filing": [("symbol", "code", S), ("cik", None, S), ("form_type", None, S), ("filing_date", "date", S), ("link", "url", S)],
 }
-STATEMENTS = frozenset({"income_statement", "balance_statement", "cash_flow_statement"})
-FINANCIAL_STATEMENT: list[F] = list({f[0]: f for k in ("income_statement", "balance_statement", "cash_flow_statement")
-                                      for f in FINANCE_TOPICS[k]}.values())
+STATEMENT_KINDS = ("income_statement", "balance_statement", "cash_flow_statement")
+STATEMENTS = frozenset(STATEMENT_KINDS)
+FINANCIAL_STATEMENT: list[F] = list({f[0]: f for k in STATEMENT_KINDS for f in FINANCE_TOPICS[k]}.values())
 TRANSCRIPT_TOPIC: list[F] = [("title", "title", S), ("language", None, S), ("text", "text", S), ("duration_seconds", None, I)]
 # what holds records rather than being one: its tool's name says what the records are
 HOLDER_NOUNS = frozenset({"calendar", "trading", "transaction", "history", "data", "list", "report", "result", "info",
