@@ -866,6 +866,21 @@ def test_a_transfer_on_a_chain_goes_between_addresses_and_a_swap_between_tokens(
     assert quotes and all({r["from"].split("-")[0], r["to"].split("-")[0]} <= set(CRYPTO["evm"]) for r in quotes), quotes[:2]
 
 
+def test_a_screeners_lower_than_and_more_than_bound_what_it_lists() -> None:
+    """`stockScreener(priceLowerThan=...)` answered stocks of any price (the bound was an option); a
+    `...LowerThan` argument is an upper bound of its field and `...MoreThan` a lower one."""
+    srv = server("screener", tool("stockScreener", "Search for stocks by price and volume with the stock screener.",
+                                  {"priceLowerThan": N, "priceMoreThan": N, "volumeMoreThan": N, "limit": I}))
+    env = Environment([build_service(infer_plan(srv, "screener"))], seed=3)
+    everything = env.step({"name": "screener__stockScreener", "arguments": {"limit": 100}}).data["items"]
+    prices = sorted(r["price"] for r in everything)
+    cut = prices[len(prices) // 2]
+    below = env.step({"name": "screener__stockScreener", "arguments": {"priceLowerThan": cut, "limit": 100}}).data["items"]
+    above = env.step({"name": "screener__stockScreener", "arguments": {"priceMoreThan": cut, "limit": 100}}).data["items"]
+    assert below and all(r["price"] <= cut for r in below) and len(below) < len(everything)
+    assert above and all(r["price"] >= cut for r in above) and len(above) < len(everything)
+
+
 def test_a_symbol_argument_is_the_ticker_not_the_id_of_a_symbols_record() -> None:
     """A service that lists `symbols` made every other tool's `symbol` a reference to those records'
     ids (`symbol="symbo_0008"`); a ticker is the value itself, and a quote looked up by it is its own."""

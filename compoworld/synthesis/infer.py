@@ -969,6 +969,7 @@ def _constrained(p: PInfo) -> bool:
     return bool(isinstance(s, dict) and (s.get("pattern") or s.get("format") or s.get("enum") or s.get("minLength") or s.get("maxLength")))
 
 
+_THAN = re.compile(r"^(.+)_(lower|less|greater|more|higher)_than$")
 _RANGE = re.compile(r"^(min|max|from|to|start|end|since|until|after|before)_(.+)$|^(.+)_(min|max|from|to|start|end|after|before|since|until|gte|lte|gt|lt)$")
 
 
@@ -982,6 +983,9 @@ def _range_field(p: PInfo) -> tuple[str, str] | None:
         return ("min" if p.snake in ("from", "start") else "max"), "date"  # `from`: "Start date (YYYY-MM-DD)"
     if p.type not in ("integer", "number", "string"):
         return None
+    than = _THAN.match(p.snake)  # `priceLowerThan`, `marketCapMoreThan` of a stock screener
+    if than and p.type in ("integer", "number"):
+        return ("max" if than.group(2) in ("lower", "less") else "min"), than.group(1)
     m = _RANGE.match(p.snake)
     if not m:
         return None
