@@ -1118,6 +1118,20 @@ def test_a_record_about_a_person_is_one_person_and_chain_records_are_not_tables(
     assert all(re.fullmatch(r"bc1q[a-z0-9]{38}", r["address"]) for r in rows if r.get("address"))
 
 
+def test_the_user_or_account_a_description_addresses_makes_no_record_a_person() -> None:
+    """"After the user chooses a week" and "numbers of your account" speak to the caller: a workbook
+    is no person and a phone number no account holder (both answered a name, an email and a username).
+    A record its own names call a user still is one."""
+    jw = server("jw", tool("getWorkbookContent", "Get the workbook content after the user chooses a week.", {"url": S}, ("url",)))
+    phones = server("voice", tool("list_phone_numbers", "List all phone numbers associated with your account.", {}))
+    users = server("accounts", tool("get_user", "Get a user of the workspace.", {"user_id": S}, ("user_id",)))
+    topics = {n: {e.entity: e.topic for e in infer_plan(s, n).entities} for n, s in (("jw", jw), ("voice", phones), ("accounts", users))}
+    assert topics["jw"]["workbook"] != "person" and topics["voice"]["number"] != "person", topics
+    assert topics["accounts"]["user"] == "person"
+    env = Environment([build_service(infer_plan(jw, "jw"))], seed=4)
+    assert all("email" not in r and "username" not in r for r in env.services["jw"].db["workbooks"])
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

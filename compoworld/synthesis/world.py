@@ -262,6 +262,7 @@ NAMED_TOPICS = frozenset({"folder", "task", "message", "order", "resource", "log
 BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint"})
 ANALYST_TOPICS = frozenset({"grade", "estimate"})
 STOCK_WORDS = frozenset({"stock", "analyst", "eps", "symbol", "ticker", "share", "earning", "equity", "dcf"})
+INCIDENTAL_WORDS = frozenset({"user", "users", "account", "accounts"})
 DEFAULT_TOPIC: list[F] = [("name", "title", S), ("description", "text", S), ("value", None, N), ("updated_at", "datetime", S)]
 
 # Reverse engineering (IDA Pro, Ghidra, radare2...): a function, a global, a segment or an import of a
@@ -368,6 +369,11 @@ def reversing(scope_words: set[str]) -> bool:
 def topic_for(texts: list[str]) -> tuple[str, list[F]]:
     """The template whose keywords best match the words of a tool's name and description."""
     toks = [w for t in texts for w in words(t)]
+    # tool descriptions speak to the person calling them ("after the user chooses a week", "in your account"):
+    # "user" or "account" makes a record a person only when a name (the entity's, a tool's) says it
+    said = {w for t in texts for w in words(t.split(" ", 1)[0])} | {w for t in texts[:1] for w in words(" ".join(t.split()[:2]))}
+    if not said & INCIDENTAL_WORDS:
+        toks = [w for w in toks if w not in INCIDENTAL_WORDS]
     sing = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in toks}
     best, best_score = ("", DEFAULT_TOPIC), 0.0
     # an archetype shapes only a record its own words name (the entity, its first tool and what that
@@ -390,7 +396,7 @@ def topic_for(texts: list[str]) -> tuple[str, list[F]]:
             if k in sing:
                 score += 3.0 if i == 0 else 2.0
         # words of the name count more than the description (first text), the entity's own noun most
-        head = {w for w in words(texts[0])} if texts else set()
+        head = {w for w in words(texts[0]) if w in said or w not in INCIDENTAL_WORDS} if texts else set()
         score += sum(1.0 for k in keys if k in head)
         first = words(texts[0])[:1] if texts else []
         if first and (first[0] in keys or (first[0].endswith("s") and first[0][:-1] in keys)):
