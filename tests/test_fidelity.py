@@ -1132,6 +1132,20 @@ def test_the_user_or_account_a_description_addresses_makes_no_record_a_person() 
     assert all("email" not in r and "username" not in r for r in env.services["jw"].db["workbooks"])
 
 
+def test_a_token_off_a_blockchain_authenticates_and_a_wipe_deletes() -> None:
+    """A dashboard's "validate a token" and an ads API's "needs an access token" are no coins with a
+    price (they answered symbols, prices and volumes); on a chain a token still has one. Wiping logs
+    removes them, it does not write an empty log record."""
+    ads = server("ads", tool("get_insights", "Get performance insights for a campaign. Requires an access token.", {"campaign_id": S}, ("campaign_id",)))
+    coins = ServerSpec(id="dex", source="test", name="dex", description="Ethereum DEX data.", tools=[
+        tool("get_token_info", "Get a token's price and volume.", {"token_address": S}, ("token_address",))])
+    assert all(e.topic != "price" for e in infer_plan(ads, "ads").entities)
+    assert any(e.topic in ("price", "chain") for e in infer_plan(coins, "dex").entities)
+    logs = server("browser", tool("wipeLogs", "Wipe all browser logs from memory", {}), tool("getConsoleLogs", "Check our browser logs", {}))
+    wipe = next(t for t in infer_plan(logs, "browser").tools if t.name == "wipeLogs")
+    assert wipe.op not in ("create", "lookup", "list"), wipe.op
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

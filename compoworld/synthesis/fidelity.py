@@ -59,7 +59,7 @@ GENERIC_CHECKS = {"fidelity_domain"}  # failing only these makes a tool structur
 # -- what a spec says, in words (a lexicon of its own: the plan's inference is what is under test) --
 
 WRITE_VERBS = set("create add new insert register post upload save write put store record log update edit modify set change "
-                  "rename patch replace move delete remove drop destroy purge erase clear send archive close cancel publish "
+                  "rename patch replace move delete remove drop destroy purge erase wipe clear send archive close cancel publish "
                   "approve reject assign complete mark submit commit push stage merge deploy book schedule invite share enable "
                   "disable lock unlock star pin like follow subscribe unsubscribe append attach upsert reply comment scale "
                   "ingest advance import restart install uninstall upgrade revert rollback undo redo rebase end terminate "

@@ -39,7 +39,7 @@ for _cls, _verbs in {
               "track note define declare upsert provision spawn enqueue queue bookmark request",
     "update": "update edit modify set change rename patch configure replace move adjust tag label increment decrement rate scale "
               "customize fill reorder resize switch select use apply assign_to",
-    "delete": "delete remove drop destroy purge erase uninstall unregister clear trash discard revoke detach forget",
+    "delete": "delete remove drop destroy purge erase wipe uninstall unregister clear trash discard revoke detach forget",
     "transition": "send archive unarchive approve reject assign unassign close reopen resolve complete finish cancel publish "
                   "unpublish enable disable activate deactivate pause resume lock unlock merge deploy pin unpin star unstar "
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
@@ -1019,7 +1019,7 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
     # An entity called `result` stands for a lookup that names no noun: its tools' words say what it is about
     head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
-    topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4])
+    topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4], chain_scope)
     if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
         topic, tfields = "symbol", SYMBOL_TOPIC
     if topic in ("price", "chain") and sum(1 for t in e.texts if set(words(t)) & NFT_WORDS) * 2 > len(e.texts) and \

@@ -263,6 +263,7 @@ BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint
 ANALYST_TOPICS = frozenset({"grade", "estimate"})
 STOCK_WORDS = frozenset({"stock", "analyst", "eps", "symbol", "ticker", "share", "earning", "equity", "dcf"})
 INCIDENTAL_WORDS = frozenset({"user", "users", "account", "accounts"})
+AUTH_TOKENS = frozenset({"token", "tokens"})
 DEFAULT_TOPIC: list[F] = [("name", "title", S), ("description", "text", S), ("value", None, N), ("updated_at", "datetime", S)]
 
 # Reverse engineering (IDA Pro, Ghidra, radare2...): a function, a global, a segment or an import of a
@@ -366,23 +367,23 @@ def reversing(scope_words: set[str]) -> bool:
     return len(scope_words & REVERSING_WORDS) >= 2 or bool(scope_words & REVERSING_TOOLS)
 
 
-def topic_for(texts: list[str]) -> tuple[str, list[F]]:
-    """The template whose keywords best match the words of a tool's name and description."""
-    toks = [w for t in texts for w in words(t)]
+def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
+    """The template whose keywords best match the words of a tool's name and description. Off a
+    blockchain (`on_chain` False), a token is one that authenticates, not a coin with a price."""
     # tool descriptions speak to the person calling them ("after the user chooses a week", "in your account"):
     # "user" or "account" makes a record a person only when a name (the entity's, a tool's) says it
     said = {w for t in texts for w in words(t.split(" ", 1)[0])} | {w for t in texts[:1] for w in words(" ".join(t.split()[:2]))}
-    if not said & INCIDENTAL_WORDS:
-        toks = [w for w in toks if w not in INCIDENTAL_WORDS]
+    drop = (set() if said & INCIDENTAL_WORDS else set(INCIDENTAL_WORDS)) | (set() if on_chain else set(AUTH_TOKENS))
+    toks = [w for t in texts for w in words(t) if w not in drop]
     sing = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in toks}
     best, best_score = ("", DEFAULT_TOPIC), 0.0
     # an archetype shapes only a record its own words name (the entity, its first tool and what that
     # tool says it does), never one whose other tools merely mention the archetype's words
-    head_words = words(texts[0]) if texts else []
+    head_words = [w for w in words(texts[0]) if w not in drop] if texts else []
     named = set(head_words) | {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in head_words}
     # broad archetypes (a server, a log) only from the names themselves: "... of the device" or "... its
     # output" in a description does not make a screen size a server or a thought a log line
-    name_words = words(" ".join(texts[0].split()[:2])) if texts else []
+    name_words = [w for w in words(" ".join(texts[0].split()[:2])) if w not in drop] if texts else []
     names = set(name_words) | {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in name_words}
     for name, keys, fields in TOPICS:
         if name in NAMED_TOPICS and not (names if name in BROAD_TOPICS else named) & set(keys):
@@ -396,9 +397,9 @@ def topic_for(texts: list[str]) -> tuple[str, list[F]]:
             if k in sing:
                 score += 3.0 if i == 0 else 2.0
         # words of the name count more than the description (first text), the entity's own noun most
-        head = {w for w in words(texts[0]) if w in said or w not in INCIDENTAL_WORDS} if texts else set()
+        head = {w for w in words(texts[0]) if w not in drop} if texts else set()
         score += sum(1.0 for k in keys if k in head)
-        first = words(texts[0])[:1] if texts else []
+        first = [w for w in words(texts[0])[:1] if w not in drop] if texts else []
         if first and (first[0] in keys or (first[0].endswith("s") and first[0][:-1] in keys)):
             score += 10.0
         if score > best_score:
