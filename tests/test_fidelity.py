@@ -1146,6 +1146,27 @@ def test_a_token_off_a_blockchain_authenticates_and_a_wipe_deletes() -> None:
     assert wipe.op not in ("create", "lookup", "list"), wipe.op
 
 
+def test_only_arithmetic_is_evaluated_as_an_expression_and_code_runs_in_the_world_model() -> None:
+    """`Execute JavaScript in the browser console` and `eval_ruby(code)` answered "cannot parse
+    expression", and the rank of a stored tensor parsed the tensor's name as arithmetic: running code is
+    a world-model tool (its output depends on an interpreter) and a named tensor no expression. A
+    calculator still calculates, and SHA-384 is SHA-384."""
+    import hashlib
+
+    srv = server("tools", tool("browser_evaluate", "Execute JavaScript in the browser console", {"script": S}, ("script",)),
+                 tool("rank", "Computes the rank of a stored tensor.", {"name": S}, ("name",)),
+                 tool("calculate", "Calculates/evaluates the given expression.", {"expression": S}, ("expression",)),
+                 tool("sha384", "Calculate SHA-384 hash of a string", {"input": S}, ("input",)))
+    plan = infer_plan(srv, "tools")
+    ops = {t.name: (t.op, t.compute) for t in plan.tools}
+    assert ops["browser_evaluate"][0] == "world_model" and ops["rank"][1] != "expression", ops
+    env = Environment([build_service(plan)], seed=2)
+    ran = env.step({"name": "tools__browser_evaluate", "arguments": {"script": "document.title"}})
+    assert ran.ok and ran.simulated and set(ran.data) >= {"stdout", "exit_code"}
+    assert env.step({"name": "tools__calculate", "arguments": {"expression": "2*(3+4)"}}).data["result"] == 14
+    assert env.step({"name": "tools__sha384", "arguments": {"input": "abc"}}).data["hash"] == hashlib.sha384(b"abc").hexdigest()
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

@@ -888,7 +888,7 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
     # a random number, not a random record: `get_random_emoji()` draws an emoji, which no range describes
     if t & {"random"} and ((t & NUMBER_WORDS and (numeric or not params)) or (numeric and pn <= RANGE_PARAMS)):
         return "random_number"
-    if t & {"hash", "md5", "sha1", "sha256", "sha512", "checksum", "digest"} and strings:
+    if t & {"hash", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "checksum", "digest"} and strings:
         return "hash"
     for k in ("base64", "hex", "html"):
         if k in t and strings and (k != "html" or t & {"encode", "decode", "escape", "unescape", "encoding", "decoding"}):
@@ -984,6 +984,9 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
         if t & {"minimum", "min"} and arrays and len(params) == 1:
             return "arith_min"
     if t & {"calculate", "calc", "calculator", "evaluate", "eval", "compute", "math", "solve", "arithmetic", "calculation"} and strings:
-        if pn & {"expression", "expr", "formula", "equation", "input", "calculation", "query", "math", "problem"} or len(strings) == 1 and len(params) == 1:
+        # arithmetic only when the argument or the tool says so: a script run in a browser, the rank of
+        # a stored tensor or a project's quality is no expression to evaluate
+        if pn & {"expression", "expr", "formula", "equation", "calculation", "math", "problem"} or \
+                (t & {"calculator", "calc", "arithmetic", "math", "expression", "equation"} and (len(strings) == 1 and len(params) == 1 or pn & {"input", "query"})):
             return "expression"
     return None

@@ -24,6 +24,7 @@ from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
 from compoworld.synthesis.world import (NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, topic_for)
+from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
 ACTION_LOG, SIMULATIONS = "action_log", "simulations"
 
@@ -500,6 +501,10 @@ def _classify(t: TInfo) -> None:
     if t.verb in ("write", "compose", "draft", "create") and (t.head in GEN_NOUNS) and any(p.snake in ("prompt", "topic", "instructions", "idea", "brief", "theme", "description") for p in t.params) \
             and not any(p.snake in ("content", "body", "text", "message") for p in t.params):
         t.op = "world_model"
+        return
+    if vclass in ("compute", "action") and any(p.required and p.snake in CODE_PARAMS for p in t.params) and \
+            toks & RUN_WORDS:
+        t.op = "world_model"  # what running a script in a browser or an interpreter prints, no record knows
         return
     if vclass in ("compute", "action") and _says_read(t):
         # `count_goals()`, `list_pull_requests`, `check_batch_status(id)`: the spec says it reads; a

@@ -38,8 +38,17 @@ def configured_model() -> str | None:
 S, N, I = {"type": "string"}, {"type": "number"}, {"type": "integer"}
 
 
+# A tool that runs the code it is given (a script in a browser, Python in a sandbox): what it prints
+# depends on an interpreter, so it is a world-model tool answering an execution's output.
+CODE_PARAMS = frozenset({"script", "code", "source_code", "js", "javascript", "js_code", "python_code", "python", "ruby",
+                         "ruby_code", "snippet", "program", "source"})
+RUN_WORDS = frozenset({"evaluate", "eval", "execute", "exec", "run", "interpret"})
+
+
 def kind_of(t: ToolPlan) -> str:
     toks = set(words(t.original)) | ({t.verb} if t.verb else set())
+    if toks & RUN_WORDS and any(p.lower() in CODE_PARAMS for p in (t.input_schema.get("properties") or {})):
+        return "execution"
     if toks & {"image", "images", "picture", "photo", "logo", "icon", "illustration", "draw", "paint", "diagram", "art", "avatar", "thumbnail", "sticker"}:
         return "image"
     if toks & {"speech", "audio", "voice", "tts", "music", "song", "sound"} and not toks & {"transcribe", "transcript", "transcription"}:
@@ -64,6 +73,8 @@ def output_shape(t: ToolPlan) -> dict[str, Any]:
         props.update(translation={**S, "x-semantic-type": "text"}, source_language=S, target_language=S)
     elif k == "summary":
         props.update(summary={**S, "x-semantic-type": "text"}, source_words=I)
+    elif k == "execution":
+        props.update(stdout={**S, "x-semantic-type": "text"}, exit_code=I)
     elif k == "classification":
         props.update(label={**S, "x-semantic-type": "category"}, confidence=N, explanation={**S, "x-semantic-type": "text"})
     else:
@@ -109,6 +120,11 @@ def offline(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
         sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
         summary = " ".join(sentences[:2]) if sentences else excerpt
         return {"summary": " ".join(summary.split()[:60]), "source_words": len(text.split())}
+    if k == "execution":
+        code = next((str(v) for key, v in args.items() if key.lower() in CODE_PARAMS), text)
+        lines = len([ln for ln in code.splitlines() if ln.strip()]) or 1
+        return {"stdout": f"Simulated run of {lines} line{'s' if lines > 1 else ''} of code: no interpreter runs offline, so nothing was printed.",
+                "exit_code": 0}
     if k == "classification":
         labels = _labels(t)
         return {"label": rng.choice(labels), "confidence": round(rng.uniform(0.55, 0.98), 2),
