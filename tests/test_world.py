@@ -245,3 +245,11 @@ def test_a_record_with_a_list_valued_type_keeps_its_role() -> None:
     assert record_role("employee", {"type": ["guest", "x"]}) == "employee"
     assert record_role("employee", {"role": "guest"}) == "customer_contact"
     assert record_role("vendor_contact", {"kind": {"a": 1}}) == "vendor_contact"
+
+
+def test_a_field_naming_an_id_holds_an_id_not_its_familys_prose() -> None:
+    """An e-signature template's `template_id` held a prompt's whole text ("Review this diff for bugs
+    ..."), because its record is of the prompt family and the field's words name a template."""
+    rows = [_record([("template_id", None), ("template", None)], "template", "templates", "esignatures", n) for n in range(4)]
+    assert all(" " not in r["template_id"] for r in rows), rows
+    assert all(" " in r["template"] for r in rows)  # the template itself is still a prompt's text

@@ -973,7 +973,9 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         if toks & {"last", "family", "surname", "lastname", "familyname"}:
             return person.last
         return person.name  # `owner_name` is the owner's name, whatever the record is about
-    if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
+    # a field naming an id (`template_id`) holds an id, never its family's prose (a prompt's text)
+    if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name") \
+            and _name_words(name)[-1:] not in [(w,) for w in ID_WORDS]:
         for keys, gen in FAMILY_STR.get(ctx.family, ()):
             # a free-text field (`prompt`, `message`) says what its family's texts say
             if toks & keys or (sem == "text" and "description" in keys):
