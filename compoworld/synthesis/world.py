@@ -973,12 +973,15 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         if toks & {"last", "family", "surname", "lastname", "familyname"}:
             return person.last
         return person.name  # `owner_name` is the owner's name, whatever the record is about
-    # a field naming an id (`template_id`) holds an id, never its family's prose (a prompt's text)
-    if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name") \
-            and _name_words(name)[-1:] not in [(w,) for w in ID_WORDS]:
+    if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
+        # a field naming an id (`template_id`) holds an id, never its family's prose (a prompt's text),
+        # unless the family says what such an id is (an NFT's `token_id` is a number, a `model_id` a model's name)
+        ws = _name_words(name)
+        id_word = ws[-1] if ws and ws[-1] in ID_WORDS else None
         for keys, gen in FAMILY_STR.get(ctx.family, ()):
             # a free-text field (`prompt`, `message`) says what its family's texts say
-            if toks & keys or (sem == "text" and "description" in keys):
+            if ("_".join(ws) in keys or (id_word in keys and (toks - {id_word}) & keys)) if id_word else \
+                    (toks & keys or (sem == "text" and "description" in keys)):
                 return gen(rng, ctx, person, n)
     if ctx.family == "product" and t in ("integer", "number") and toks & {"price", "amount", "cost", "list_price", "unit_price"}:
         return _product(rng, ctx, n)[1]  # the list price of the product the record names
