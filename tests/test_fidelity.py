@@ -672,6 +672,21 @@ def test_find_is_no_search_for_the_domain_check() -> None:
     assert results(srv, plan)[("find", "domain")] == ["fail"]
 
 
+def test_a_read_answers_the_value_its_description_says_it_gets() -> None:
+    """"Get the version of the server" answered a controller record with no version; "Get the size of
+    the collection" no size. A description that names no such value promises nothing."""
+    from compoworld.synthesis.fidelity import promised_value
+
+    assert promised_value("Get the version of the server") == "version"
+    assert promised_value("Returns the current price of a token.") == "price"
+    assert promised_value("Get the latest version of a prompt") is None and promised_value("Get a list of users") is None
+    srv = server("api", tool("server_get", "Get the version of the server", {}))
+    plan = infer_plan(srv, "api")
+    e = plan.entities[0]
+    plan.entities[0] = e.model_copy(update={"fields": [f for f in e.fields if "version" not in f.name]})
+    assert results(srv, plan)[("server_get", "domain")] == ["fail"]
+
+
 # -- records from the right domain: the chain a service is about -------------------------------
 
 def test_addresses_and_token_symbols_follow_the_chain_the_service_names() -> None:

@@ -761,6 +761,20 @@ def _is_search(tool: ToolIn) -> bool:
 NAMED_VALUES = {"uri", "url", "html", "markdown", "count", "summary", "ratio", "price", "balance", "slot", "transcript"}
 
 
+# "Get the version of the server", "Returns the current price of a token": a read whose description
+# says which value it gets answers that value (some key of its answer names it).
+PROMISED_VALUES = NAMED_VALUES | {"version", "email", "address", "size", "duration", "temperature", "timezone", "path", "length",
+                                  "owner", "author", "language", "currency", "rate", "score", "rating", "location", "weight"}
+_PROMISE = re.compile(r"^\s*(?:get|gets|retrieve|retrieves|fetch|fetches|return|returns|show|shows|read|reads|look up|looks up)\s+"
+                      r"(?:the\s+|a\s+|an\s+|its\s+|current\s+)*([a-z]+)\s+(?:of|for)\b", re.I)
+
+
+def promised_value(description: str) -> str | None:
+    m = _PROMISE.match(description or "")
+    word = singular(m.group(1).lower()) if m else None
+    return word if word in PROMISED_VALUES else None
+
+
 def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
     """A read answers in its own domain: not with placeholder text, not without the value its name
     asks for, and, when it is no search, not with generic search hits (a title, a url, a snippet, a
@@ -783,6 +797,10 @@ def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: T
     named = singular(words(name)[-1]) if words(name) else ""
     if named in NAMED_VALUES and not any(named in k.lower() for k in _keys(data, 3)):
         rec.add("domain", name, "fail", f"no {named} in the answer, which the tool is named for")
+        return
+    promised = promised_value(tool.description)
+    if promised and not any(promised in k.lower() for k in _keys(data, 3)):
+        rec.add("domain", name, "fail", f"no {promised} in the answer, which the description says it gets")
         return
     if _is_search(tool):
         return
