@@ -1182,6 +1182,25 @@ def test_only_arithmetic_is_evaluated_as_an_expression_and_code_runs_in_the_worl
     assert env.step({"name": "tools__sha384", "arguments": {"input": "abc"}}).data["hash"] == hashlib.sha384(b"abc").hexdigest()
 
 
+def test_a_transfer_writes_a_transfer_and_no_record_keeps_a_credential() -> None:
+    """`transfer_eth(privateKey, to, amount)` was a lookup of a record keyed by the private key (marked
+    faithful): a transfer is a write that makes a transfer, of what its name says, and a private key or
+    a password authorizes the call without being stored. Transferring an app to a team changes the app.
+    A listing of an inscription's transfers still reads."""
+    wallet = ServerSpec(id="evm", source="test", name="evm", description="Ethereum wallet tools.", tools=[
+        tool("transfer_eth", "Transfer ETH to an address.", {"privateKey": S, "to": S, "amount": S}, ("privateKey", "to", "amount")),
+        tool("get_inscription_transfers", "Get the transfers of an inscription.", {"id": S}, ("id",))])
+    plan = infer_plan(wallet, "evm")
+    ops = {t.name: (t.op, t.collection) for t in plan.tools}
+    assert ops["transfer_eth"] == ("create", "transfers") and ops["get_inscription_transfers"][0] in ("get", "list", "lookup"), ops
+    env = Environment([build_service(plan)], seed=5)
+    sent = env.step({"name": "evm__transfer_eth", "arguments": {"privateKey": "0x" + "ab" * 32, "to": "0x" + "11" * 20, "amount": "0.5"}})
+    assert sent.ok and sent.data["to"] == "0x" + "11" * 20 and "0x" + "ab" * 32 not in sent.content
+    hosting = server("hosting", tool("transfer_app", "Transfer app ownership to a team.", {"app": S, "recipient": S}, ("app", "recipient")),
+                     tool("list_apps", "List apps.", {}))
+    assert {t.name: t.op for t in infer_plan(hosting, "hosting").tools}["transfer_app"] == "transition"
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

@@ -59,7 +59,7 @@ GENERIC_CHECKS = {"fidelity_domain"}  # failing only these makes a tool structur
 # -- what a spec says, in words (a lexicon of its own: the plan's inference is what is under test) --
 
 WRITE_VERBS = set("create add new insert register post upload save write put store record log update edit modify set change "
-                  "rename patch replace move delete remove drop destroy purge erase wipe clear send archive close cancel publish "
+                  "rename patch replace move delete remove drop destroy purge erase wipe clear send transfer archive close cancel publish "
                   "approve reject assign complete mark submit commit push stage merge deploy book schedule invite share enable "
                   "disable lock unlock star pin like follow subscribe unsubscribe append attach upsert reply comment scale "
                   "ingest advance import restart install uninstall upgrade revert rollback undo redo rebase end terminate "
@@ -447,7 +447,10 @@ IDENT_WORDS = re.compile(r"\b(identifier|identification|id|uuid|slug)\b", re.I)
 SETTERS = {"set", "change", "edit", "update", "modify", "configure", "adjust", "rename", "replace", "patch", "apply", "use",
            "select", "switch", "put", "scale"}
 IDENT_TAILS = {"id", "key", "uuid", "slug", "path", "identifier", "handle", "email", "username"}
-VALUE_PARAMS = {"content", "contents", "text", "body", "value", "data", "message", "note", "description", "title", "name"}
+VALUE_PARAMS = {"content", "contents", "text", "body", "value", "data", "message", "note", "description", "title", "name",
+                # credentials and a transfer's ends are values a caller brings, not records the service holds
+                "private_key", "privatekey", "api_key", "apikey", "secret_key", "access_key", "secret", "password", "token",
+                "access_token", "to", "from"}
 GENERIC_FIELDS = {"id", "name", "title", "key", "type", "status", "uuid", "value", "description", "content", "text", "label"}
 
 

@@ -46,7 +46,7 @@ for _cls, _verbs in {
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
                   "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
                   "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote "
-                  "finalize retire expire renew schedule reschedule end terminate abort",
+                  "finalize retire expire renew schedule reschedule end terminate abort transfer",
     "compute": "calculate compute convert sum multiply divide subtract average hash encode decode validate parse format "
                "evaluate solve estimate roll shuffle sort count compare diff measure tokenize encrypt decrypt minify "
                "beautify prettify lint echo ping random",
@@ -79,11 +79,13 @@ TRANSITION_STATE = {
     "checkout": "checked_out", "release": "released", "promote": "promoted", "finalize": "finalized",
     "retire": "retired", "expire": "expired", "renew": "active", "reset": "reset", "retry": "retrying",
     "schedule": "scheduled", "reschedule": "scheduled", "end": "ended", "terminate": "terminated", "abort": "aborted",
+    "transfer": "transferred",
 }
 _MARK_STATES = {"read": "read", "unread": "unread", "done": "completed", "complete": "completed", "completed": "completed",
                 "spam": "spam", "important": "important", "resolved": "resolved", "closed": "closed", "answered": "answered",
                 "favorite": "favorite", "seen": "read", "inactive": "inactive", "active": "active"}
-_CREATE_WHEN_NO_TARGET = {"send", "post", "publish", "submit", "share", "invite", "schedule", "pay", "book", "sign"}
+# a send with no record to send makes one: `send_email(to, body)` writes the email, `transfer_eth(to, amount)` the transfer
+_CREATE_WHEN_NO_TARGET = {"send", "post", "publish", "submit", "share", "invite", "schedule", "pay", "book", "sign", "transfer"}
 
 STOP = set("a an the all my our your their new current available specific single multiple many batch bulk one each every some any "
            "existing detailed full basic advanced simple quick raw given selected custom default latest".split())
@@ -111,7 +113,10 @@ OPTION = {"format", "output_format", "response_format", "fields", "verbose", "de
           "max_characters", "maxcharacters", "max_length", "tokens", "max_tokens", "api_key", "apikey", "access_token",
           "headers", "encoding", "projection", "select", "random_string", "language_code", "lang", "return_format", "mode",
           "full", "full_page", "include", "exclude", "version_hint", "wait_until", "waituntil", "cache", "use_cache",
-          "session_id", "sessionid", "context", "explain", "summary_only", "compact", "style", "theme", "stream"}
+          "session_id", "sessionid", "context", "explain", "summary_only", "compact", "style", "theme", "stream",
+          # credentials authorize a call; no record keeps them (a transfer stored its sender's private key)
+          "private_key", "privatekey", "secret", "secret_key", "api_secret", "client_secret", "password", "passphrase",
+          "mnemonic", "seed_phrase"}
 OPTION_PREFIX = ("include_", "exclude_", "ignore_", "skip_", "with_", "show_", "return_", "output_", "use_", "enable_", "disable_", "should_", "is_verbose")
 ID_SUFFIX = {"id", "ids", "identifier", "key", "keys", "uuid", "uuids", "number", "num", "no", "index", "idx", "slug", "code", "handle", "gid", "sid"}
 NAME_SUFFIX = {"name", "names", "path", "paths", "url", "urls", "title", "email"}
@@ -126,6 +131,8 @@ CONTENT_PARAMS = {"text", "content", "prompt", "message", "input", "code", "sour
                   "conversation", "query", "image_path", "file_content", "source_text", "input_text", "video_url"}
 COMPUTABLE_NOUNS = {"uuid", "id", "password", "random", "number", "hash", "qr", "qrcode", "barcode", "slug", "key", "token",
                     "nonce", "otp", "color", "palette", "lorem", "timestamp", "date", "sitemap", "checksum", "keypair", "wallet"}
+ASSET_NOUNS = {"eth", "sol", "strk", "btc", "sui", "token", "tokens", "erc20", "erc721", "erc1155", "nft", "nfts", "coin", "coins",
+               "usdc", "usdt", "fund", "funds", "money", "asset", "assets"}
 GEN_NOUNS = {"image", "images", "picture", "photo", "story", "poem", "text", "content", "code", "summary", "response", "answer",
              "caption", "description", "essay", "article", "idea", "ideas", "name", "names", "title", "headline", "tweet", "post",
              "email", "reply", "video", "audio", "speech", "music", "song", "logo", "icon", "diagram", "illustration", "copy",
@@ -195,7 +202,7 @@ class TInfo:
 # -- words ------------------------------------------------------------------------------------
 
 # Words that look like inflected verbs and are nouns (`news` is not "new", `status` not "statu").
-_NOT_VERBS = {"news", "status", "series", "analysis", "canvas", "bus", "alias"}
+_NOT_VERBS = {"news", "status", "series", "analysis", "canvas", "bus", "alias", "transfers"}
 
 
 def verb_lemma(tok: str) -> str | None:
@@ -633,6 +640,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
             head = None
         t = TInfo(tool=tool, exposed=exposed, tokens=tokens, verb=verb, vclass=vclass, head=head, mods=mods, plural_noun=pl,
                   params=_param_infos(tool))
+        if t.verb == "transfer" and (t.head is None or t.head in ASSET_NOUNS):
+            t.head = "transfer"  # `transfer_eth(to, amount)` makes a transfer of ETH, not an ETH
         if t.head is None:
             t.head = _fallback_entity(t)
         _classify(t)
@@ -765,7 +774,7 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
     if t.op == "transition" and keys and _is_batch(keys[0]):
         t.op, t.entity = "action", "action"  # `calls_batch_archive(callIds)`: no transition of many records yet
         return
-    if t.op == "create" and t.verb in ("send", "post", "publish", "submit", "share", "invite", "schedule", "pay", "book", "sign"):
+    if t.op == "create" and t.verb in _CREATE_WHEN_NO_TARGET:
         t.target = TRANSITION_STATE.get(t.verb, "created") if t.verb not in ("post", "schedule", "book") else {"post": "posted", "schedule": "scheduled", "book": "booked"}[t.verb]
     if t.op == "transition":
         t.target = _transition_target(t)

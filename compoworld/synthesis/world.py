@@ -243,7 +243,7 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     ("nft", ("nft", "erc721", "erc1155", "collectible"),
      [("token_id", None, S), ("name", "title", S), ("collection", None, S), ("contract_address", "address", S),
       ("owner_address", "address", S), ("token_uri", None, S)]),
-    ("chain", ("transaction", "block", "wallet", "gas", "contract", "nft", "chain", "address", "defi", "pool", "swap"),
+    ("chain", ("transaction", "block", "wallet", "gas", "contract", "nft", "chain", "address", "defi", "pool", "swap", "transfer"),
      [("hash", "code", S), ("amount", "money", N), ("symbol", "code", S), ("from_address", None, S), ("to_address", None, S), ("timestamp", "datetime", S)]),
     ("metric", ("metric", "stat", "statistic", "analytics", "usage", "score", "count", "index", "indicator", "report", "summary", "status", "health", "performance"),
      [("name", "title", S), ("value", None, N), ("unit", None, S), ("period", None, S), ("updated_at", "datetime", S)]),
