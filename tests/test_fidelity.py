@@ -1201,6 +1201,23 @@ def test_a_transfer_writes_a_transfer_and_no_record_keeps_a_credential() -> None
     assert {t.name: t.op for t in infer_plan(hosting, "hosting").tools}["transfer_app"] == "transition"
 
 
+def test_verbs_that_change_something_are_no_reads() -> None:
+    """`system_toggle_dark_mode`, `regenerate_application_api_key`, `reconnect_wifi` and
+    `cleanup_debug_session` were lookups answering a record; `demote_group_participants` a lookup and
+    `ensure_directory` too. They change something: a toggle or a reconnect is an action, a demotion a
+    transition of the participant, an ensured directory a created one. A status read stays a read."""
+    srv = server("os", tool("system_toggle_dark_mode", "Toggle dark mode.", {}),
+                 tool("regenerate_application_api_key", "Regenerate the API key of an application.", {"application_id": S}, ("application_id",)),
+                 tool("reconnect_wifi", "Force the device to reconnect to WiFi.", {}),
+                 tool("demote_group_participants", "Demote participants from admin status in a group.", {"participant_id": S}, ("participant_id",)),
+                 tool("ensure_directory", "Create a directory if it does not exist.", {"path": S}, ("path",)),
+                 tool("migrate_status", "Check the status of the migrations.", {}))
+    ops = {t.name: t.op for t in infer_plan(srv, "os").tools}
+    assert ops["system_toggle_dark_mode"] == ops["regenerate_application_api_key"] == ops["reconnect_wifi"] == "action", ops
+    assert ops["demote_group_participants"] == "transition" and ops["ensure_directory"] == "create", ops
+    assert ops["migrate_status"] in ("get", "lookup", "list"), ops
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

@@ -37,7 +37,7 @@ for _cls, _verbs in {
     "list": "list search find query browse filter discover explore scan enumerate research match lookup_many recent top trending all",
     "create": "create add new insert register make post upload save write put log record store book reserve init initialize "
               "import clone copy duplicate fork compose attach append comment reply remember memorize capture enroll place "
-              "track note define declare upsert provision spawn enqueue queue bookmark request",
+              "track note define declare upsert provision spawn enqueue queue bookmark request ensure",
     "update": "update edit modify set change rename patch configure replace move adjust tag label increment decrement rate scale "
               "customize fill reorder resize switch select use apply assign_to",
     "delete": "delete remove drop destroy purge erase wipe uninstall unregister clear trash discard revoke detach forget",
@@ -46,7 +46,7 @@ for _cls, _verbs in {
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
                   "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
                   "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote "
-                  "finalize retire expire renew schedule reschedule end terminate abort transfer",
+                  "finalize retire expire renew schedule reschedule end terminate abort transfer demote",
     "compute": "calculate compute convert sum multiply divide subtract average hash encode decode validate parse format "
                "evaluate solve estimate roll shuffle sort count compare diff measure tokenize encrypt decrypt minify "
                "beautify prettify lint echo ping random",
@@ -54,7 +54,7 @@ for _cls, _verbs in {
               "test sync refresh reset connect disconnect login logout authenticate play restart reload commit push pull "
               "kill launch focus enter exit notify broadcast speak say open_app tap swipe zoom upload_file record_audio "
               "stream watch monitor ingest index crawl_site train fetch_many batch process handle revert rollback undo redo "
-              "rebase reboot shutdown",
+              "rebase reboot shutdown regenerate migrate backup quit cleanup initiate reconnect toggle",
     "generate": "generate visualize visualise plot chart render illustrate summarize summarise translate rewrite paraphrase explain answer ask chat brainstorm critique "
                 "improve refine caption transcribe ocr imagine suggest recommend predict tell draw paint design",
     "analyze": "analyze analyse review assess classify categorize detect interpret score check evaluate_text judge",
@@ -79,7 +79,7 @@ TRANSITION_STATE = {
     "checkout": "checked_out", "release": "released", "promote": "promoted", "finalize": "finalized",
     "retire": "retired", "expire": "expired", "renew": "active", "reset": "reset", "retry": "retrying",
     "schedule": "scheduled", "reschedule": "scheduled", "end": "ended", "terminate": "terminated", "abort": "aborted",
-    "transfer": "transferred",
+    "transfer": "transferred", "demote": "demoted",
 }
 _MARK_STATES = {"read": "read", "unread": "unread", "done": "completed", "complete": "completed", "completed": "completed",
                 "spam": "spam", "important": "important", "resolved": "resolved", "closed": "closed", "answered": "answered",
