@@ -1211,8 +1211,10 @@ def test_verbs_that_change_something_are_no_reads() -> None:
                  tool("reconnect_wifi", "Force the device to reconnect to WiFi.", {}),
                  tool("demote_group_participants", "Demote participants from admin status in a group.", {"participant_id": S}, ("participant_id",)),
                  tool("ensure_directory", "Create a directory if it does not exist.", {"path": S}, ("path",)),
-                 tool("migrate_status", "Check the status of the migrations.", {}))
+                 tool("migrate_status", "Check the status of the migrations.", {}),
+                 tool("unpause_dag", "Unpause a DAG by ID", {"dag_id": S}, ("dag_id",)), tool("list_dags", "List DAGs.", {}))
     ops = {t.name: t.op for t in infer_plan(srv, "os").tools}
+    assert ops["unpause_dag"] == "transition", ops  # it answered the DAG, still paused
     assert ops["system_toggle_dark_mode"] == ops["regenerate_application_api_key"] == ops["reconnect_wifi"] == "action", ops
     assert ops["demote_group_participants"] == "transition" and ops["ensure_directory"] == "create", ops
     assert ops["migrate_status"] in ("get", "lookup", "list"), ops

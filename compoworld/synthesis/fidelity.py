@@ -63,7 +63,7 @@ WRITE_VERBS = set("create add new insert register post upload save write put sto
                   "approve reject assign complete mark submit commit push stage merge deploy book schedule invite share enable "
                   "disable lock unlock star pin like follow subscribe unsubscribe append attach upsert reply comment scale "
                   "ingest advance import restart install uninstall upgrade revert rollback undo redo rebase end terminate "
-                  "abort stop kill reset reboot shutdown regenerate quit cleanup initiate reconnect toggle demote promote "
+                  "abort stop kill reset reboot shutdown regenerate quit cleanup initiate reconnect toggle demote promote pause unpause resume suspend "
                   "ensure".split())
 READ_VERBS = set("get read fetch retrieve show view describe list search find query lookup look browse inspect status "
                  "count stats download info details".split())

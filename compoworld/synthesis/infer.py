@@ -46,7 +46,7 @@ for _cls, _verbs in {
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
                   "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
                   "acknowledge snooze subscribe unsubscribe invite share unshare join leave checkin checkout release promote "
-                  "finalize retire expire renew schedule reschedule end terminate abort transfer demote",
+                  "finalize retire expire renew schedule reschedule end terminate abort transfer demote unpause",
     "compute": "calculate compute convert sum multiply divide subtract average hash encode decode validate parse format "
                "evaluate solve estimate roll shuffle sort count compare diff measure tokenize encrypt decrypt minify "
                "beautify prettify lint echo ping random",
@@ -79,7 +79,7 @@ TRANSITION_STATE = {
     "checkout": "checked_out", "release": "released", "promote": "promoted", "finalize": "finalized",
     "retire": "retired", "expire": "expired", "renew": "active", "reset": "reset", "retry": "retrying",
     "schedule": "scheduled", "reschedule": "scheduled", "end": "ended", "terminate": "terminated", "abort": "aborted",
-    "transfer": "transferred", "demote": "demoted",
+    "transfer": "transferred", "demote": "demoted", "unpause": "active",
 }
 _MARK_STATES = {"read": "read", "unread": "unread", "done": "completed", "complete": "completed", "completed": "completed",
                 "spam": "spam", "important": "important", "resolved": "resolved", "closed": "closed", "answered": "answered",
