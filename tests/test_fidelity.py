@@ -1220,6 +1220,24 @@ def test_verbs_that_change_something_are_no_reads() -> None:
     assert ops["migrate_status"] in ("get", "lookup", "list"), ops
 
 
+def test_the_chains_a_blockchain_service_supports_are_networks() -> None:
+    """`getSupportedChains` answered token transfers (a hash, an amount, a sender): a chain a bridge
+    supports is a network with its chain id and native currency, each once; Starknet's are Starknet's.
+    A Docker network is no blockchain's."""
+    from compoworld.synthesis.world import NETWORKS
+
+    bridge = ServerSpec(id="bridge", source="test", name="bridge", description="Cross-chain bridge rates for EVM tokens.", tools=[
+        tool("getSupportedChains", "Fetches the list of chains supported for bridging", {})])
+    stark = ServerSpec(id="starknet", source="test", name="starknet", description="Starknet tools.", tools=[
+        tool("get_supported_starknet_networks", "Get the supported Starknet networks", {})])
+    for srv, chain in ((bridge, "evm"), (stark, "starknet")):
+        env = Environment([build_service(infer_plan(srv, srv.name))], seed=2)
+        got = env.step({"name": f"{srv.name}__{srv.tools[0].name}", "arguments": {}}).data["items"]
+        assert sorted((r["name"], r["chain_id"], r["native_currency"]) for r in got) == sorted(n[:3] for n in NETWORKS[chain])
+    docker = server("docker", tool("list_networks", "List Docker networks", {}), tool("create_network", "Create a network", {"name": S}, ("name",)))
+    assert all(e.topic != "network" for e in infer_plan(docker, "docker").entities)
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

@@ -361,6 +361,25 @@ def _named_kind(own: set[str], context: set[str], finance: bool) -> str | None:
 
 ONCHAIN_TOPIC: list[F] = [("address", "address", S), ("txid", None, S), ("block_height", None, I), ("confirmed_at", "datetime", S)]
 
+# A chain or a network a blockchain service supports (`getSupportedChains`, `get_chain_info(chainId)`):
+# a network with its chain id and native currency, not a token transfer.
+NETWORK_NOUNS = frozenset({"chain", "chains", "network", "networks", "blockchain", "blockchains"})
+NETWORK_TOPIC: list[F] = [("name", "title", S), ("chain_id", None, S), ("native_currency", "code", S), ("rpc_url", "url", S)]
+# (name, chain id, native currency, public RPC endpoint) per chain family. Chain ids are text: EVM's
+# are numbers, Starknet's the hex felts of "SN_MAIN" and "SN_SEPOLIA" its RPC answers, Solana's the
+# 101-103 of its token list.
+NETWORKS: dict[str, list[tuple[str, str, str, str]]] = {
+    "evm": [("Ethereum", "1", "ETH", "https://eth.llamarpc.com"), ("Optimism", "10", "ETH", "https://mainnet.optimism.io"),
+            ("BNB Smart Chain", "56", "BNB", "https://bsc-dataseed.bnbchain.org"), ("Polygon", "137", "POL", "https://polygon-rpc.com"),
+            ("Base", "8453", "ETH", "https://mainnet.base.org"), ("Arbitrum One", "42161", "ETH", "https://arb1.arbitrum.io/rpc"),
+            ("Avalanche C-Chain", "43114", "AVAX", "https://api.avax.network/ext/bc/C/rpc"),
+            ("Sepolia", "11155111", "ETH", "https://rpc.sepolia.org")],
+    "starknet": [("Starknet Mainnet", "0x534e5f4d41494e", "STRK", "https://starknet-mainnet.public.blastapi.io"),
+                 ("Starknet Sepolia", "0x534e5f5345504f4c4941", "STRK", "https://starknet-sepolia.public.blastapi.io")],
+    "solana": [("Solana Mainnet Beta", "101", "SOL", "https://api.mainnet-beta.solana.com"),
+               ("Solana Testnet", "102", "SOL", "https://api.testnet.solana.com"), ("Solana Devnet", "103", "SOL", "https://api.devnet.solana.com")],
+}
+
 
 def reversing(scope_words: set[str]) -> bool:
     """Whether a service's own name and description say it reverse-engineers binaries."""
@@ -528,8 +547,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     newsroom)."""
     if topic in FINANCE_TOPICS or topic == "financial_statement":
         return "finance"
-    if topic == "transcript":
-        return "transcript"
+    if topic in ("transcript", "network"):
+        return topic
     family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
     if family == "engagement" and set(words(entity)) & {"tool", "function", "api", "rpc", "method"}:
         return ""  # a tool call is no phone call with a customer
@@ -983,6 +1002,9 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
             if ("_".join(ws) in keys or (id_word in keys and (toks - {id_word}) & keys)) if id_word else \
                     (toks & keys or (sem == "text" and "description" in keys)):
                 return gen(rng, ctx, person, n)
+    if ctx.family == "network" and t in ("integer", "number") and toks & {"chain", "chainid", "network"} and toks & {"id", "chainid"} \
+            and _network(ctx, n)[1].isdigit():
+        return int(_network(ctx, n)[1])  # a spec that declares the chain id a number
     if ctx.family == "product" and t in ("integer", "number") and toks & {"price", "amount", "cost", "list_price", "unit_price"}:
         return _product(rng, ctx, n)[1]  # the list price of the product the record names
     if ctx.family == "compound" and t == "number" and toks & {"weight", "mass"}:
@@ -1589,6 +1611,19 @@ def _product(r: random.Random, c: ValueContext, n: int) -> tuple[str, int]:
     """Record `n`'s product of the world's catalog: (name, list price), the same for all its fields."""
     return c.shared(n, "product", lambda: c.world.products[n % len(c.world.products)] if c.world.products else ("Starter Plan", 49))
 
+
+def _network(c: ValueContext, n: int) -> tuple[str, str, str, str]:
+    """Record `n`'s network of the service's chain (EVM networks for any other): one for all its fields."""
+    nets = NETWORKS.get(c.chain) or NETWORKS["evm"]
+    return c.shared(n, "network", lambda: nets[n % len(nets)])
+
+
+FAMILY_STR["network"] = [
+    ({"rpc", "rpc_url", "endpoint", "url"}, lambda r, c, p, n: _network(c, n)[3]),
+    ({"currency", "native_currency", "symbol", "native", "token"}, lambda r, c, p, n: _network(c, n)[2]),
+    ({"chain_id", "chainid"}, lambda r, c, p, n: _network(c, n)[1]),
+    ({"name", "title", "network", "chain", "label"}, lambda r, c, p, n: _network(c, n)[0]),
+]
 
 FAMILY_STR["product"] = [
     ({"sku", "code", "product_code", "item_code"}, lambda r, c, p, n: f"SKU-{slugify(_product(r, c, n)[0]).upper()[:18]}"),
