@@ -1238,6 +1238,20 @@ def test_the_chains_a_blockchain_service_supports_are_networks() -> None:
     assert all(e.topic != "network" for e in infer_plan(docker, "docker").entities)
 
 
+def test_a_listing_keyed_by_a_record_lists_that_record() -> None:
+    """FMP's `searchCUSIP(cusip)` answered every security whatever the CUSIP: a key given to a listing
+    names the records it lists."""
+    srv = server("fmp", tool("searchCUSIP", "Search securities by CUSIP number.", {"cusip": S}, ("cusip",)))
+    plan = infer_plan(srv, "fmp")
+    assert plan.tools[0].op == "list" and any(p.role == "key" for p in plan.tools[0].params)
+    env = Environment([build_service(plan)], seed=4)
+    rows = list(env.services["fmp"].db[plan.tools[0].collection])
+    for r in rows[:3]:
+        got = env.step({"name": "fmp__searchCUSIP", "arguments": {"cusip": r["cusip"]}}).data["items"]
+        assert got and all(g["cusip"] == r["cusip"] for g in got), got
+    assert env.step({"name": "fmp__searchCUSIP", "arguments": {"cusip": "zz-unknown"}}).data["items"] == []
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

@@ -350,7 +350,9 @@ class CompiledService(Service):
             if p.name not in args or args[p.name] is None:
                 continue
             v = args[p.name]
-            if p.role == "ref" and p.field:  # a reference names one record: "database-1" is not "database-12"
+            # a reference or a key names one record: "database-1" is not "database-12", and `searchCUSIP(cusip)`
+            # lists the securities of that CUSIP, not every one
+            if p.role in ("ref", "key") and p.field:
                 rows = [r for r in rows if matches(r.get(p.field), v, exact=True)]
             elif p.role == "filter" and p.field:
                 rows = [r for r in rows if matches(r.get(p.field), v)]
