@@ -1252,6 +1252,20 @@ def test_a_listing_keyed_by_a_record_lists_that_record() -> None:
     assert env.step({"name": "fmp__searchCUSIP", "arguments": {"cusip": "zz-unknown"}}).data["items"] == []
 
 
+def test_a_declared_field_holds_what_its_archetypes_field_holds() -> None:
+    """A company registry's `search_companies_by_name_and_city(name, city)` answered companies named
+    "Company 4": the spec declares `name` without saying what it holds, and a company's name is a
+    company's name from the world."""
+    from compoworld.services.fake import world
+
+    srv = server("registry", tool("search_companies_by_name_and_city", "search companies by name and city.", {"name": S, "city": S}))
+    env = Environment([build_service(infer_plan(srv, "registry"))], seed=3)
+    rows = list(env.services["registry"].db["companies"])
+    known = {c.name for c in world(3).companies} | {c.name for c in world(0).companies}
+    assert rows and all(not re.fullmatch(r"Company \d+", r["name"]) for r in rows), [r["name"] for r in rows]
+    assert any(r["name"] in known for r in rows)
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

@@ -1050,6 +1050,12 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         for fname, sem, shape in tfields:
             if fname not in fields and len(fields) < 14:
                 fields[fname] = FieldPlan(name=fname, shape=shape, sem=sem, role="data")
+    for fname, sem, _ in tfields:
+        # a field the spec declares without saying what it holds holds what its archetype's field does:
+        # a company's `name` is a company's name, not "Company 4"; a person's `name` a person's
+        f = fields.get(fname)
+        if f is not None and f.sem is None and f.role == "data" and sem is not None:
+            f.sem = sem
     if title_like is None and "name" not in fields and "title" not in fields and not e.itemized:
         fields["name"] = FieldPlan(name="name", shape={"type": "string"}, sem="title", role="title")
     statuses = list(e.status_enum or [])
