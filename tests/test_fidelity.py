@@ -1266,6 +1266,17 @@ def test_a_declared_field_holds_what_its_archetypes_field_holds() -> None:
     assert any(r["name"] in known for r in rows)
 
 
+def test_where_words_count_the_same_a_record_is_no_person() -> None:
+    """Stripe's `list_payment_intents(customer)` answered people (a name, an email, a username): its
+    words count as much for a payment as for a customer, and a payment intent is the payment."""
+    srv = server("stripe", tool("list_payment_intents", "This tool will list payment intents in Stripe. It takes the ID of the customer.",
+                                {"customer": S, "limit": I}))
+    topics = {e.entity: e.topic for e in infer_plan(srv, "stripe").entities}
+    assert topics.get("intent") == "order", topics
+    users = server("team", tool("get_user_profile", "Get a member's profile.", {"user_id": S}, ("user_id",)))
+    assert {e.topic for e in infer_plan(users, "team").entities} == {"person"}
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

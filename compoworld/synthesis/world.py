@@ -154,8 +154,6 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("title", "title", S), ("authors", None, SA), ("year", None, I), ("abstract", "text", S), ("url", "url", S), ("citations", "quantity", I)]),
     ("package", ("repo", "repository", "package", "library", "crate", "gem", "npm", "pypi", "module", "plugin", "extension", "project"),
      [("name", "title", S), ("description", "text", S), ("version", "code", S), ("url", "url", S), ("stars", "quantity", I), ("license", "category", S)]),
-    ("person", ("user", "profile", "person", "people", "author", "member", "account", "customer", "employee", "contact", "player", "athlete", "artist"),
-     [("name", "person_name", S), ("email", "email", S), ("username", None, S), ("location", "city", S), ("joined_at", "date", S)]),
     ("company", ("company", "organization", "organisation", "business", "org", "brand", "vendor", "competitor", "startup"),
      [("name", "company_name", S), ("domain", None, S), ("industry", "category", S), ("city", "city", S), ("country", "country", S), ("employees", "quantity", I)]),
     ("product", ("product", "item", "listing", "offer", "deal", "shop", "catalog", "sku", "inventory"),
@@ -250,6 +248,10 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     # a search hit: what a search answers; information about a thing, looked up, is that thing's record
     ("result", ("search", "result", "web", "query", "answer"),
      [("title", "title", S), ("url", "url", S), ("snippet", "text", S), ("score", None, N)]),
+    # last, so that where the words count the same for a person and another archetype the other wins: a
+    # wrong person (a name, an email, a username) misleads most (Stripe's payment intents were people)
+    ("person", ("user", "profile", "person", "people", "author", "member", "account", "customer", "employee", "contact", "player", "athlete", "artist"),
+     [("name", "person_name", S), ("email", "email", S), ("username", None, S), ("location", "city", S), ("joined_at", "date", S)]),
 ]
 # archetypes that shape a record only when its own name or its tool's name says so
 # The nouns the templates are about: a tool named by one of them alone (`weather`, `news`) looks it up.
