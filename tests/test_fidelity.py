@@ -1277,6 +1277,41 @@ def test_where_words_count_the_same_a_record_is_no_person() -> None:
     assert {e.topic for e in infer_plan(users, "team").entities} == {"person"}
 
 
+def test_a_state_change_sets_the_flags_that_name_the_state() -> None:
+    """Airflow's `unpause_dag` set the DAG active and left its declared `is_paused` true: a flag
+    named for the new state, or for a state it ends, follows the state. A flag with other words
+    (`only_active`) is left alone."""
+    dag = {"type": "object", "properties": {"dag_id": S, "is_paused": {"type": "boolean"}, "only_active": {"type": "boolean"}}}
+    srv = server("airflow", tool("pause_dag", "Pause a DAG by ID", {"dag_id": S}, ("dag_id",)),
+                 tool("unpause_dag", "Unpause a DAG by ID", {"dag_id": S}, ("dag_id",)),
+                 tool("get_dag", "Get a DAG by ID", {"dag_id": S}, ("dag_id",), out=dag))
+    env = Environment([build_service(infer_plan(srv, "airflow"))], seed=5)
+    rows = list(env.services["airflow"].db["dags"])
+    before = {r["id"]: r.get("only_active") for r in rows}
+    done = 0
+    for r in rows[:4]:
+        for verb, paused in (("pause", True), ("unpause", False)):
+            got = env.step({"name": f"airflow__{verb}_dag", "arguments": {"dag_id": r["id"]}})
+            if got.ok:  # pausing a DAG already paused is refused
+                assert got.data["is_paused"] is paused, got.data
+                done += 1
+    assert done >= 4
+    assert {r["id"]: r.get("only_active") for r in env.services["airflow"].db["dags"]} == before
+
+
+def test_a_records_own_entity_id_is_its_id() -> None:
+    """A DAG answered `{"id": "dag_0001", "dag_id": "ddc4646d3a4f"}` while `get_dag(dag_id)` takes
+    the first: an agent passing the `dag_id` it read got not-found. A record's own `<entity>_id` is the
+    id its tools take."""
+    dag = {"type": "object", "properties": {"dag_id": S, "is_paused": {"type": "boolean"}}}
+    srv = server("airflow", tool("get_dag", "Get a DAG by ID", {"dag_id": S}, ("dag_id",), out=dag),
+                 tool("list_dags", "List DAGs", {}, (), out={"type": "object", "properties": {"dags": {"type": "array", "items": dag}}}))
+    env = Environment([build_service(infer_plan(srv, "airflow"))], seed=5)
+    for r in list(env.services["airflow"].db["dags"])[:3]:
+        got = env.step({"name": "airflow__get_dag", "arguments": {"dag_id": r["dag_id"]}})
+        assert got.ok and got.data["id"] == got.data["dag_id"] == r["dag_id"], got.content
+
+
 def test_stored_documents_of_no_declared_shape_are_rows_of_the_world() -> None:
     mongo = server("mongo", tool("insert_many", "Insert documents into a collection.",
                                  {"collection": S, "documents": {"type": "array", "items": {"type": "object"}}}, ("collection", "documents")),

@@ -59,6 +59,7 @@ class CompiledService(Service):
             ctx.ids = tuple(f"{e.prefix}_{i + 1:04d}" for i in range(n))
             rows = []
             seen_keys: dict[str, set[Any]] = {}
+            own_ids = self._own_ids(e)
             for i in range(n):
                 rid = f"{e.prefix}_{i + 1:04d}"
                 for attempt in range(5):  # a key taken: draw the whole record again (two Emma Patels are two people)
@@ -66,6 +67,9 @@ class CompiledService(Service):
                     if not any(row[f.name] is not None and canonical_bytes(row[f.name]) in seen_keys.get(f.name, ()) for f in e.fields if f.role == "key"):
                         break
                 row["id"] = rid
+                for f in e.fields:  # a DAG's own `dag_id` is its id when its tools take `dag_id` as the id
+                    if f.name in own_ids and _may_hold(f.shape, rid):
+                        row[f.name] = rid
                 for f in e.fields:  # still taken after the redraws: numbered, as a last resort
                     if f.role == "key" and row[f.name] is not None:
                         keys = seen_keys.setdefault(f.name, set())
@@ -75,6 +79,13 @@ class CompiledService(Service):
                 rows.append(row)
             out[e.collection] = rows
         return out
+
+    def _own_ids(self, e: EntityPlan) -> set[str]:
+        """The entity's data fields named for its own id (`dag_id` of a DAG) that its tools' keys bind
+        to the record id: they hold that id, or an agent passing the value it read would not find it."""
+        keyed = {snake(p.name) for t in self._tools.values() if t.collection == e.collection
+                 for p in t.params if p.role == "key" and p.field == "id"}
+        return {f.name for f in e.fields if f.role == "data" and snake(f.name) == f"{e.entity}_id" and snake(f.name) in keyed}
 
     def _seed_row(self, e: EntityPlan, rng: Any, ctx: ValueContext, i: int, slot: int, done: dict[str, list[Record]]) -> Record:
         """Record `i`'s fields; `slot` says whose person and shared values it takes (`i` unless redrawn)."""
@@ -456,6 +467,7 @@ class CompiledService(Service):
         if row.get(sf) == target and not any(row.get(k) != v for k, v in changes.items()):
             raise ToolError(f"{e.entity.replace('_', ' ')} {row['id']} is already {target}")
         changes[sf] = target
+        changes.update(state_flags(e, target))
         if e.field("updated_at") is not None:
             changes["updated_at"] = self.now()
         return table.update(row["id"], **changes)
@@ -485,6 +497,35 @@ class CompiledService(Service):
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+# The flags a state turns off: unpausing a DAG makes it active, so its `is_paused` is false.
+FLAG_OPPOSITES: dict[str, frozenset[str]] = {
+    "active": frozenset({"paused", "archived", "blocked", "suspended", "banned", "muted", "hidden", "disabled", "locked", "inactive"}),
+    "paused": frozenset({"active", "running", "enabled"}), "running": frozenset({"paused", "stopped"}),
+    "stopped": frozenset({"running", "active"}), "enabled": frozenset({"disabled"}), "disabled": frozenset({"enabled", "active"}),
+    "locked": frozenset({"unlocked"}), "unlocked": frozenset({"locked"}), "published": frozenset({"draft", "unpublished"}),
+    "draft": frozenset({"published", "live", "public"}), "open": frozenset({"closed"}), "closed": frozenset({"open"}),
+    "archived": frozenset({"active"}), "unpinned": frozenset({"pinned"}), "unstarred": frozenset({"starred"}),
+    "hidden": frozenset({"visible"}), "private": frozenset({"public", "shared"}), "shared": frozenset({"private"}),
+}
+
+
+def state_flags(e: EntityPlan, state: str) -> dict[str, bool]:
+    """The boolean fields a record's new state decides: a flag named for the state (`paused`,
+    `is_archived`) becomes true, one named for a state it ends (`is_paused` once active) false. A
+    flag with other words (`only_active`, a filter kept on the record) says something else."""
+    out: dict[str, bool] = {}
+    for f in e.fields:
+        if f.role != "data" or main_type(f.shape) != "boolean":
+            continue
+        named = [w for w in snake(f.name).split("_") if w and w not in ("is", "has", "currently")]
+        if len(named) != 1:
+            continue
+        if named[0] == state:
+            out[f.name] = True
+        elif named[0] in FLAG_OPPOSITES.get(state, ()):
+            out[f.name] = False
+    return out
 
 _START = frozenset({"start", "starts", "started", "begin", "begins", "began", "from", "since", "opened", "opens"})
 _END = frozenset({"end", "ends", "ended", "finish", "finished", "stop", "stopped", "until", "to", "completed", "closed", "closes"})
