@@ -1024,7 +1024,7 @@ def _date_field(name: str) -> str:
 
 
 def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False,
-                 chain_scope: str = "") -> EntityPlan:
+                 chain: str = "") -> EntityPlan:
     fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
     for f in e.fields.values():
         if f.name == "id":
@@ -1033,16 +1033,16 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
     # An entity called `result` stands for a lookup that names no noun: its tools' words say what it is about
     head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
-    topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4], bool(chain_scope))
+    topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4], bool(chain))
     if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
         topic, tfields = "symbol", SYMBOL_TOPIC
     if topic in ("price", "chain") and sum(1 for t in e.texts if set(words(t)) & NFT_WORDS) * 2 > len(e.texts) and \
             not any(set(words(t)) & {"erc20", "spl"} for t in e.texts):
         topic, tfields = next((n, f) for n, _, f in TOPICS if n == "nft")  # `get_nfts`: tokens that are NFTs, not coins
-    if chain_scope and e.name in NETWORK_NOUNS and not any({"block", "blocks"} & set(words(t.split(" ", 1)[0])) for t in e.texts):
+    if chain and e.name in NETWORK_NOUNS and not any({"block", "blocks"} & set(words(t.split(" ", 1)[0])) for t in e.texts):
         # a chain a bridge supports is a network, not a transfer (the chain of `get_block_info` holds blocks)
         topic, tfields = "network", NETWORK_TOPIC
-    if chain_scope and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
+    if chain and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
     # a record of the outside world takes its archetype's fields; one the service creates only a named
     # archetype's (a generic `description` and `value` would stay empty on every record it writes)
@@ -1083,7 +1083,7 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     prefix = _prefix(e.name, prefixes)
     return EntityPlan(collection=plural(e.name) if not is_plural(e.name) else e.name, entity=e.name, prefix=prefix,
                       fields=list(fields.values()), world=not e.owned, statuses=statuses,
-                      size=len(NETWORKS.get(chain_scope) or NETWORKS["evm"]) if topic == "network" else 12 if not e.owned else 8,
+                      size=len(NETWORKS.get(chain) or NETWORKS["evm"]) if topic == "network" else 12 if not e.owned else 8,
                       topic=topic)  # one record per network of the chain, not the same network twice
 
 

@@ -391,21 +391,25 @@ def reversing(scope_words: set[str]) -> bool:
 def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
     """The template whose keywords best match the words of a tool's name and description. Off a
     blockchain (`on_chain` False), a token is one that authenticates, not a coin with a price."""
+    first_text = words(texts[0]) if texts else []
+    first_names = words(" ".join(texts[0].split()[:2])) if texts else []  # the entity's and its first tool's names
     # tool descriptions speak to the person calling them ("after the user chooses a week", "in your account"):
     # "user" or "account" makes a record a person only when a name (the entity's, a tool's) says it
-    said = {w for t in texts for w in words(t.split(" ", 1)[0])} | {w for t in texts[:1] for w in words(" ".join(t.split()[:2]))}
+    said = {w for t in texts for w in words(t.split(" ", 1)[0])} | set(first_names)
     drop = (set() if said & INCIDENTAL_WORDS else set(INCIDENTAL_WORDS)) | (set() if on_chain else set(AUTH_TOKENS))
     toks = [w for t in texts for w in words(t) if w not in drop]
     sing = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in toks}
     best, best_score = ("", DEFAULT_TOPIC), 0.0
     # an archetype shapes only a record its own words name (the entity, its first tool and what that
     # tool says it does), never one whose other tools merely mention the archetype's words
-    head_words = [w for w in words(texts[0]) if w not in drop] if texts else []
-    named = set(head_words) | {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in head_words}
+    head_words = [w for w in first_text if w not in drop]
+    head = set(head_words)  # words of the name count more than the description (first text)
+    named = head | {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in head_words}
     # broad archetypes (a server, a log) only from the names themselves: "... of the device" or "... its
     # output" in a description does not make a screen size a server or a thought a log line
-    name_words = [w for w in words(" ".join(texts[0].split()[:2])) if w not in drop] if texts else []
+    name_words = [w for w in first_names if w not in drop]
     names = set(name_words) | {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in name_words}
+    first = [w for w in first_text[:1] if w not in drop]  # the entity's own noun counts most
     for name, keys, fields in TOPICS:
         if name in NAMED_TOPICS and not (names if name in BROAD_TOPICS else named) & set(keys):
             continue
@@ -417,10 +421,7 @@ def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
         for i, k in enumerate(keys):
             if k in sing:
                 score += 3.0 if i == 0 else 2.0
-        # words of the name count more than the description (first text), the entity's own noun most
-        head = {w for w in words(texts[0]) if w not in drop} if texts else set()
         score += sum(1.0 for k in keys if k in head)
-        first = [w for w in words(texts[0])[:1] if w not in drop] if texts else []
         if first and (first[0] in keys or (first[0].endswith("s") and first[0][:-1] in keys)):
             score += 10.0
         if score > best_score:
@@ -1004,9 +1005,10 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
             if ("_".join(ws) in keys or (id_word in keys and (toks - {id_word}) & keys)) if id_word else \
                     (toks & keys or (sem == "text" and "description" in keys)):
                 return gen(rng, ctx, person, n)
-    if ctx.family == "network" and t in ("integer", "number") and toks & {"chain", "chainid", "network"} and toks & {"id", "chainid"} \
-            and _network(ctx, n)[1].isdigit():
-        return int(_network(ctx, n)[1])  # a spec that declares the chain id a number
+    if ctx.family == "network" and t in ("integer", "number") and toks & {"chain", "chainid", "network"} and toks & {"id", "chainid"}:
+        chain_id = _network(ctx, n)[1]
+        if chain_id.isdigit():
+            return int(chain_id)  # a spec that declares the chain id a number
     if ctx.family == "product" and t in ("integer", "number") and toks & {"price", "amount", "cost", "list_price", "unit_price"}:
         return _product(rng, ctx, n)[1]  # the list price of the product the record names
     if ctx.family == "compound" and t == "number" and toks & {"weight", "mass"}:
