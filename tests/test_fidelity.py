@@ -1451,3 +1451,87 @@ def test_a_symbol_outside_a_reversing_service_is_a_ticker() -> None:
                  tool("list_symbols", "List stock symbols.", {}))
     rows = list(Environment([build_service(infer_plan(srv, srv.name))], seed=3).state()["stock_data"]["symbols"].values())
     assert rows and all(re.fullmatch(r"[A-Z]{2,5}(-\d+)?", r["symbol"]) for r in rows), [r["symbol"] for r in rows]
+
+
+def test_trades_stakes_and_upkeep_are_no_reads() -> None:
+    """`buy_supplies`, `delegate`, `withdraw_contract`, `begin_transaction`, `k8s_expose_resource`,
+    `pg_upgrade` and `pg_manage_constraints` were lookups answering some record, and the kind check
+    passed them: they change what an account or a system holds. A quote for a trade stays a read."""
+    srv = server("ops", tool("buy_supplies", "Buy lemons, sugar and cups for the stand.", {"lemons": I, "cups": I}),
+                 tool("delegate", "Delegate tokens to a validator.", {"validator": S, "amount": N}, ("validator", "amount")),
+                 tool("withdraw_contract", "Withdraw a contract that was sent for signing.", {"contract_id": S}, ("contract_id",)),
+                 tool("begin_transaction", "Begin a database transaction.", {}),
+                 tool("k8s_expose_resource", "Expose a resource as a new Kubernetes service.", {"name": S, "port": I}, ("name", "port")),
+                 tool("pg_upgrade", "Upgrade PostgreSQL: version migration.", {"database": S}, ("database",)),
+                 tool("pg_manage_constraints", "Manage PostgreSQL constraints: get, create or drop foreign keys.", {"operation": S}, ("operation",)),
+                 tool("get_quote", "Get a quote for buying a token.", {"symbol": S}, ("symbol",)))
+    plan = infer_plan(srv, "ops")
+    read_only = {t.name: t.read_only for t in plan.tools}
+    assert read_only == {"buy_supplies": False, "delegate": False, "withdraw_contract": False, "begin_transaction": False,
+                         "k8s_expose_resource": False, "pg_upgrade": False, "pg_manage_constraints": False, "get_quote": True}, read_only
+    bad = broken(srv, "buy_supplies", op="lookup", read_only=True)
+    assert results(srv, bad)[("buy_supplies", "kind")] == ["fail"]
+
+
+def test_a_flag_a_spec_declares_a_string_holds_yes_or_no_never_an_email() -> None:
+    """test_4's `find_user` answered `is_email_verified: "tariq.li@halcyon.io"`, and a task joined a
+    second service on that "email". A field named `is_*` or `has_*` is a flag whatever its declared
+    type: a string one holds "true" or "false" and is no join key."""
+    user = {"type": "object", "properties": {"email": S, "full_name": S, "is_email_verified": S, "has_avatar": S}}
+    srv = server("accounts", tool("find_user", "Find a user in the database by email.", {"email": S}, ("email",), out=user),
+                 tool("find_all_users", "Retrieve all users from the database.", {}))
+    plan = infer_plan(srv, "accounts")
+    fields = {f.name: f.sem for e in plan.entities for f in e.fields}
+    assert fields["is_email_verified"] == fields["has_avatar"] == "flag", fields
+    env = Environment([build_service(plan)], seed=3)
+    rows = list(env.services["accounts"].db[plan.entities[0].collection])
+    assert rows and all(r["is_email_verified"] in ("true", "false") and r["has_avatar"] in ("true", "false") for r in rows), rows[:2]
+    assert all("@" in r["email"] for r in rows)
+
+
+def test_a_fetched_page_is_a_web_page_in_the_markup_its_tool_names() -> None:
+    """`fetch_html(url)` and `fetch_markdown(url)` answered "Html 4, as recorded." under a document's
+    title and path. A page fetched, scraped or read by its address is a web page: its title, its
+    address and its text, as HTML where the tool fetches HTML and as Markdown where it fetches
+    Markdown. A browser's profiles, a note's raw HTML and scraped flights are no web pages."""
+    srv = server("fetch", tool("fetch_html", "Fetch a website and return the content as HTML", {"url": S}, ("url",)),
+                 tool("fetch_markdown", "Fetch a website and return the content as Markdown", {"url": S}, ("url",)))
+    plan = infer_plan(srv, "fetch")
+    assert {e.entity: e.topic for e in plan.entities} == {"html": "webpage", "markdown": "webpage"}
+    env = Environment([build_service(plan)], seed=2)
+    html = next(iter(env.services["fetch"].db["htmls"]))
+    got = env.step({"name": "fetch__fetch_html", "arguments": {"url": html["url"]}})
+    assert got.ok and got.data["url"] == html["url"] and got.data["html"].startswith("<html>"), got.content
+    assert got.data["title"].split(" | ")[0] in got.data["html"] and ", as recorded." not in got.content
+    # a page no seeded record holds is the page its address names: its path's topic, its host's site
+    md = env.step({"name": "fetch__fetch_markdown", "arguments": {"url": "https://example.org/docs/pricing-plans"}})
+    assert md.ok and md.data["url"] == "https://example.org/docs/pricing-plans", md.content
+    assert md.data["title"] == "Pricing plans | example.org" and md.data["markdown"].startswith("# Pricing plans\n"), md.content
+    assert results(srv)[("fetch_html", "domain")] == results(srv)[("fetch_markdown", "domain")] == ["pass"]
+    others = server("others", tool("create_browser", "Create a browser profile with a proxy and a user agent.", {"name": S}, ("name",)),
+                    tool("notes_create_raw_html", "Create a note from raw HTML.", {"html": S}, ("html",)),
+                    tool("scrape_flights_tool", "Scrape flight data from Kayak.", {"origin": S, "destination": S}))
+    assert "webpage" not in {e.topic for e in infer_plan(others, "others").entities}
+
+
+def test_a_search_named_for_nothing_searches_the_services_records() -> None:
+    """Google Drive's `search(query)` answered generic hits ("Result 3, as recorded.") of a
+    collection of its own, which never saw the files the service's writes made. A search named for
+    no record searches what the description names ("Search files"), else the records most of the
+    service's tools are about; a file created is then found by it."""
+    srv = server("google_drive", tool("create_file", "Create a file.", {"name": S, "content": S}, ("name",)),
+                 tool("get_file", "Get a file by id.", {"file_id": S}, ("file_id",)),
+                 tool("list_files", "List files.", {}),
+                 tool("list_comments", "List the comments of a file.", {"file_id": S}, ("file_id",)),
+                 tool("search", "Search files in Google Drive", {"query": S}, ("query",)))
+    plan = infer_plan(srv, "drive")
+    search = next(t for t in plan.tools if t.name == "search")
+    assert (search.op, search.collection) == ("list", "files"), (search.op, search.collection)
+    env = Environment([build_service(plan)], seed=4)
+    made = env.step({"name": "drive__create_file", "arguments": {"name": "Quarterly zebra budget.xlsx", "content": "numbers"}})
+    assert made.ok, made.content
+    found = env.step({"name": "drive__search", "arguments": {"query": "zebra"}})
+    assert found.ok and [r["id"] for r in found.data["items"]] == [made.data["id"]], found.content
+    # a search in a service of no main record (one tool) keeps its hits
+    alone = server("web", tool("search", "Search the web.", {"query": S}, ("query",)))
+    assert [t.collection for t in infer_plan(alone, "web").tools] == ["results"]

@@ -64,7 +64,7 @@ WRITE_VERBS = set("create add new insert register post upload save write put sto
                   "disable lock unlock star pin like follow subscribe unsubscribe append attach upsert reply comment scale "
                   "ingest advance import restart install uninstall upgrade revert rollback undo redo rebase end terminate "
                   "abort stop kill reset reboot shutdown regenerate quit cleanup initiate reconnect toggle demote promote pause unpause resume suspend "
-                  "ensure".split())
+                  "ensure buy sell purchase delegate undelegate claim withdraw deposit expose begin forward manage".split())
 READ_VERBS = set("get read fetch retrieve show view describe list search find query lookup look browse inspect status "
                  "count stats download info details".split())
 LIST_VERBS = {"list", "search", "find", "query", "browse", "filter", "discover", "lookup_many"}

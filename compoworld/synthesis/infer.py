@@ -12,6 +12,7 @@ deterministically from the key.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +55,9 @@ for _cls, _verbs in {
               "test sync refresh reset connect disconnect login logout authenticate play restart reload commit push pull "
               "kill launch focus enter exit notify broadcast speak say open_app tap swipe zoom upload_file record_audio "
               "stream watch monitor ingest index crawl_site train fetch_many batch process handle revert rollback undo redo "
-              "rebase reboot shutdown regenerate migrate backup quit cleanup initiate reconnect toggle",
+              "rebase reboot shutdown regenerate migrate backup quit cleanup initiate reconnect toggle "
+              # trades, stakes and upkeep change what an account or a system holds: never reads
+              "buy sell purchase delegate undelegate claim withdraw deposit expose begin upgrade forward act manage",
     "generate": "generate visualize visualise plot chart render illustrate summarize summarise translate rewrite paraphrase explain answer ask chat brainstorm critique "
                 "improve refine caption transcribe ocr imagine suggest recommend predict tell draw paint design",
     "analyze": "analyze analyse review assess classify categorize detect interpret score check evaluate_text judge",
@@ -197,6 +200,7 @@ class TInfo:
     batch: bool = False
     items: PInfo | None = None  # a batch create's or delete's list of records (`_batch_items`)
     renames: dict[int, str] = field(default_factory=dict)  # id(param) -> the key field a move or rename sets
+    guessed: bool = False  # the head came from the arguments (`_fallback_entity`), not from the tool's name
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -225,6 +229,12 @@ def verb_lemma(tok: str) -> str | None:
     return next((c for c in cands if c in VERB_CLASS), None)
 
 
+def _is_flag_name(ws: list[str]) -> bool:
+    """`is_email_verified`, `has_avatar`: a field that says whether, whatever its declared type; it
+    holds no email, and no task joins on it."""
+    return bool(ws) and ws[0] in ("is", "has", "can")
+
+
 def _param_sem(p: PInfo) -> str | None:
     fmt = p.schema.get("format") if isinstance(p.schema, dict) else None
     t = p.type
@@ -241,6 +251,8 @@ def _param_sem(p: PInfo) -> str | None:
     s, ws = p.snake, set(p.words)
     if t in ("object",):
         return "json"
+    if _is_flag_name(p.words) and t in ("string", None):
+        return "flag"
     if s in ("date", "day", "due_date", "start_date", "end_date", "birth_date", "birthday", "deadline", "due") or (ws & {"date"} and t == "string" and "update" not in ws):
         return "date"
     if ws & {"datetime", "timestamp"} or s.endswith("_at") or s in ("start_time", "end_time", "time", "starttime", "endtime", "since", "until"):
@@ -644,11 +656,13 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
             t.head = "transfer"  # `transfer_eth(to, amount)` makes a transfer of ETH, not an ETH
         if t.head is None:
             t.head = _fallback_entity(t)
+            t.guessed = t.head is not None
         _classify(t)
         _lift_envelopes(t)
         infos.append(t)
     _retarget_attribute_heads(infos)
     _nodes_are_entities(infos)
+    _searches_find_the_services_records(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -944,7 +958,7 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
             add(p.snake, p)
     for name, sub in _promised_fields(t).items():
         if snake(name) not in e.fields and snake(name) != "id":
-            add(snake(name), None, shape=loosen(sub), sem=None)
+            add(snake(name), None, shape=loosen(sub), sem="flag" if _is_flag_name(words(name)) else None)
     if t.op == "transition" and t.target:
         if t.target not in e.statuses:
             e.statuses.append(t.target)
@@ -1023,6 +1037,9 @@ def _date_field(name: str) -> str:
     return "updated_at" if "updated" in name else "created_at"
 
 
+_MARKUPS = {"html", "markdown", "txt", "json"}
+
+
 def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False,
                  chain: str = "") -> EntityPlan:
     fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
@@ -1044,6 +1061,9 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         topic, tfields = "network", NETWORK_TOPIC
     if chain and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
+    markup = _MARKUPS & set(words(e.name)) if topic == "webpage" else set()
+    if markup:  # `fetch_html` answers the page's `html`, `fetch_markdown` its `markdown`
+        tfields = [(markup.pop() if f == "content" else f, sem, shape) for f, sem, shape in tfields]
     # a record of the outside world takes its archetype's fields; one the service creates only a named
     # archetype's (a generic `description` and `value` would stay empty on every record it writes)
     if not e.owned or (len(fields) <= 2 and topic):
@@ -1175,6 +1195,28 @@ def _nodes_are_entities(infos: list[TInfo]) -> None:
         for t in infos:
             if t.head == "node":
                 t.head = "entity"
+
+
+_RECORD_OPS = ("create", "get", "list", "update", "delete", "transition", "lookup")
+
+
+def _searches_find_the_services_records(infos: list[TInfo]) -> None:
+    """`search(query)` in a service whose other tools are about issues (Jira) or files (Drive)
+    searches those records. Named for no record, it answered generic hits of a collection of its
+    own, which never saw what the service's writes made. The service's records are those most of
+    its tools are about (at least two tools, and more than any other kind)."""
+    counts = Counter(t.head for t in infos if t.head and t.head != "result" and t.head not in _ATTR_HEADS and not t.guessed
+                     and t.op in _RECORD_OPS)
+    ranked = counts.most_common(2)
+    main = ranked[0][0] if ranked and ranked[0][1] >= 2 and (len(ranked) == 1 or ranked[1][1] < ranked[0][1]) else None
+    for t in infos:
+        if not (t.guessed and t.head == "result" and t.op in ("list", "lookup") and any(p.structural == "query" for p in t.params)):
+            continue
+        # what the description says it searches comes first ("Search the OSRS Wiki for pages")
+        said = [h for h in counts if h in {singular(w) for w in words(t.tool.description.split(".")[0])}]
+        found = max(said, key=lambda h: counts[h]) if said else main
+        if found is not None:
+            t.head, t.op = found, "list"
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:

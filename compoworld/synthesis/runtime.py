@@ -17,7 +17,7 @@ from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import EXT_MIME, EXTS, ValueContext, coherent_quote, rng_for, slugify, value_for
+from compoworld.synthesis.world import EXT_MIME, EXTS, ValueContext, coherent_page, coherent_quote, rng_for, slugify, value_for
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
@@ -240,6 +240,7 @@ class CompiledService(Service):
             if isinstance(v, str) and k in (f"{e.entity}_name", f"{e.entity}_title") and "name" in row and e.field("name") is not None:
                 row["name"] = v
         coherent_quote(row, rng)  # a quote looked up by its ticker is that ticker's
+        coherent_page(row, known.get("url"), ctx.shared_values(0), ctx.world)
         return row
 
     # -- operations -----------------------------------------------------------------------------

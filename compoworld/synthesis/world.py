@@ -17,10 +17,12 @@ author), a customer's contact elsewhere."""
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from compoworld.canonical import format_timestamp, short_hash
 from compoworld.services.cast import cast_of, role_of
@@ -49,6 +51,25 @@ NAME_FIELDS = frozenset({"name", "company_name", "companyname", "security_name",
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def coherent_page(row: dict[str, Any], url: Any, made: dict[str, Any], world: World) -> None:
+    """A page fetched by its address is the page the address names: its title and text speak of the
+    topic its path names, on the site its host names, not of a page drawn at random."""
+    topic, company = made.get("web"), made.get("company")
+    if not isinstance(url, str) or not isinstance(topic, str):
+        return
+    parts = urlsplit(url)
+    slug = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    named = " ".join(words(slug)).capitalize() if slug and not slug.isdigit() and words(slug) else "Home"
+    host = (parts.hostname or "").removeprefix("www.")
+    owner = next((c.name for c in world.companies if c.domain == host), host)
+    swaps = [(topic, named)] + ([(company.name, owner)] if company is not None and owner else [])
+    for k, v in row.items():
+        if isinstance(v, str) and k != "url":
+            for old, new in swaps:
+                v = v.replace(old, new)
+            row[k] = v
 
 
 def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
@@ -165,6 +186,9 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     ("event", ("event", "meeting", "appointment", "calendar", "schedule", "match", "fixture", "race", "session", "concert"),
      [("title", "title", S), ("starts_at", "datetime", S), ("ends_at", "datetime", S), ("location", "location", S), ("status", "status", S)]),
     ("folder", ("folder", "directory", "dir"), [("path", "file_path", S), ("name", "title", S), ("item_count", None, I), ("modified_at", "datetime", S)]),
+    # a page of a website, as a fetcher, a scraper or a browser reads it: its own title, address and text
+    ("webpage", ("webpage", "website", "html", "url", "scrape", "crawl", "browser", "site", "markdown", "web"),
+     [("title", "title", S), ("url", "url", S), ("content", "text", S), ("fetched_at", "datetime", S)]),
     ("document", ("document", "doc", "page", "file", "note", "wiki", "content", "documentation", "guide", "manual", "help", "text", "snippet", "example", "spec", "schema", "readme"),
      [("title", "title", S), ("content", "text", S), ("path", "file_path", S), ("updated_at", "datetime", S)]),
     # archetypes of records a lookup answers about things of its own domain (issue 12: entities of no
@@ -262,6 +286,10 @@ NAMED_TOPICS = frozenset({"folder", "task", "message", "order", "resource", "log
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint"})
 BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint"})
+# a web page is the record of a tool whose entity is one (`fetch_html`, `firecrawl_scrape` of a page) or
+# that fetches one by its address: a browser profile, a scraped flight or a binding site is none
+WEBPAGE_ENTITIES = frozenset({"webpage", "website", "html", "url", "page", "web", "markdown"})
+FETCH_WORDS = frozenset({"fetch", "scrape", "crawl"})
 ANALYST_TOPICS = frozenset({"grade", "estimate"})
 STOCK_WORDS = frozenset({"stock", "analyst", "eps", "symbol", "ticker", "share", "earning", "equity", "dcf"})
 INCIDENTAL_WORDS = frozenset({"user", "users", "account", "accounts"})
@@ -412,6 +440,9 @@ def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
     first = [w for w in first_text[:1] if w not in drop]  # the entity's own noun counts most
     for name, keys, fields in TOPICS:
         if name in NAMED_TOPICS and not (names if name in BROAD_TOPICS else named) & set(keys):
+            continue
+        if name == "webpage" and (not (set(first) & WEBPAGE_ENTITIES or (names & FETCH_WORDS and head & WEBPAGE_ENTITIES))
+                                  or names & {"note", "notes", "format"}):  # a note's raw HTML, text formatted as Markdown
             continue
         if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
             continue  # a heroku plan upgrade or a query's cost estimate is no analyst's call on a stock
@@ -984,6 +1015,8 @@ PERSON_ENTITIES = frozenset({"author", "user", "person", "contact", "member", "c
 
 
 def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: ValueContext, n: int) -> Any:
+    if sem == "flag" and t in ("string", None):
+        return rng.choice(["true", "false"])  # a flag a spec declares a string: never the email its name mentions
     toks = _name_tokens(name)
     w = ctx.world
     # a record about a person (an author, a user) is one person: its name, email and handle agree
@@ -1377,6 +1410,20 @@ def _web_topic(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return ctx.shared(n, "web", lambda: rng.choice(WEB_TOPICS))
 
 
+def _web_text(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    """A page's text, in the markup its entity names: a fetched `html` is HTML, a `markdown` Markdown."""
+    topic, co = _web_topic(rng, ctx, n), _co(rng, ctx, n)
+    text = f"{topic} from {co}: plans, answers to common questions and how to get in touch."
+    kind = set(words(ctx.entity))
+    if "html" in kind:
+        return f"<html><head><title>{topic} | {co}</title></head><body><h1>{topic}</h1><p>{text}</p></body></html>"
+    if kind & {"markdown", "md"}:
+        return f"# {topic}\n\n{text}"
+    if "json" in kind:
+        return json.dumps({"title": f"{topic} | {co}", "text": text})
+    return text
+
+
 FOLDER_WORDS = frozenset({"folder", "folders", "directory", "directories", "dir", "dirs"})
 FOLDERS = ["reports", "contracts", "invoices", "onboarding", "designs", "meeting-notes", "exports", "archive"]
 
@@ -1466,7 +1513,7 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
              ({"author", "committer", "owner", "user", "login", "username"}, lambda r, c, p, n: p.name if p else "Build Bot")],
     "web": [({"url", "link", "href", "uri"}, lambda r, c, p, n: f"https://{_company_of(r, c, n).domain}/{slugify(_web_topic(r, c, n))}"),
             (NAMES, lambda r, c, p, n: f"{_web_topic(r, c, n)} | {_co(r, c, n)}"),
-            (TEXTS, lambda r, c, p, n: f"{_web_topic(r, c, n)} from {_co(r, c, n)}: plans, answers to common questions and how to get in touch.")],
+            (TEXTS | {"html", "markdown", "txt", "json"}, lambda r, c, p, n: _web_text(r, c, n))],
     "weather": [({"severity", "level"}, lambda r, c, p, n: r.choice(["minor", "moderate", "severe", "extreme"])),
                 ({"event", "headline", "alert"}, lambda r, c, p, n: r.choice(["Heat advisory", "Flood warning", "Winter storm watch", "Wind advisory"])),
                 ({"city", "location", "place", "station", "name", "title"}, lambda r, c, p, n: c.shared(n, "city", lambda: r.choice(CITIES)[0])),
