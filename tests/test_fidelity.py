@@ -1535,3 +1535,53 @@ def test_a_search_named_for_nothing_searches_the_services_records() -> None:
     # a search in a service of no main record (one tool) keeps its hits
     alone = server("web", tool("search", "Search the web.", {"query": S}, ("query",)))
     assert [t.collection for t in infer_plan(alone, "web").tools] == ["results"]
+
+
+def test_a_formula_without_a_reference_is_simulated_and_permutations_are_counted() -> None:
+    """The medical calculators (`corrected_sodium(measured_sodium, serum_glucose)`) answered config
+    settings looked up by their numbers ("setting of hyperglycemia" read as a setting), and were
+    faithful. A formula no reference implementation here knows is simulated (world model), never a
+    record; one it knows is computed and checked against Python's `math` (`permutations(n, k)`)."""
+    srv = server("calc", tool("corrected_sodium", "Calculates corrected sodium level in the setting of hyperglycemia.",
+                              {"measured_sodium": N, "serum_glucose": N}, ("measured_sodium", "serum_glucose")),
+                 tool("permutations", "Calculate the number of ways to choose k items from n items without repetition and with order.",
+                      {"k": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "default": None}, "n": {"type": "integer", "minimum": 1}},
+                      ("n",)),
+                 tool("maps_reverse_geocode", "Convert coordinates into an address", {"latitude": N, "longitude": N}, ("latitude", "longitude")))
+    plan = infer_plan(srv, "calc")
+    ops = {t.name: (t.op, t.compute, t.fidelity) for t in plan.tools}
+    assert ops["corrected_sodium"][0] == "world_model" and ops["permutations"][:2] == ("compute", "math_perm"), ops
+    assert ops["maps_reverse_geocode"][0] != "world_model", ops  # coordinates look a place up
+    env = Environment([build_service(plan)], seed=1)
+    got = env.step({"name": "calc__permutations", "arguments": {"n": 5, "k": 2}})
+    assert got.ok and got.data["result"] == 20, got.content
+    assert env.step({"name": "calc__permutations", "arguments": {"n": 4}}).data["result"] == 24
+    assert results(srv)[("permutations", "computation")] == ["pass"]
+
+
+def test_an_email_address_inside_an_object_is_an_email() -> None:
+    """Google Drive's permissions held `permissionDetails.emailAddress: "0xfaefbc91..."`, a wallet
+    address: the word `address` decided. A field named for an email holds an email wherever it sits."""
+    grant = {"type": "object", "properties": {"emailAddress": S, "domain": S, "role": S}}
+    perm = {"type": "object", "properties": {"role": S, "grants": {"type": "array", "items": grant}}}
+    srv = server("drive", tool("list_permissions", "List all permissions of a file.", {}, (),
+                               out={"type": "object", "properties": {"permissions": {"type": "array", "items": perm}}}))
+    env = Environment([build_service(infer_plan(srv, "drive"))], seed=2)
+    got = env.step({"name": "drive__list_permissions", "arguments": {}})
+    grants = [g for r in got.data["items"] for g in r.get("grants") or []]
+    assert grants and all(re.fullmatch(r"[^@\s]+@[^@\s]+\.[a-z]+", g["emailAddress"]) for g in grants), got.content
+
+
+def test_categories_are_names_and_a_definition_is_a_words_only_in_a_dictionary() -> None:
+    """HubSpot's subscription definitions answered dictionary words ("serendipity, noun"), and a news
+    feed's categories answered news articles. A definition is a word's only where the words are about
+    a dictionary; a category (named so by the tool) is a name like "Technology"."""
+    srv = server("crm", tool("get_subscription_definitions", "Get all subscription definitions for the portal", {}),
+                 tool("get_rss_categories", "Return a list of all available RSS feed categories.", {}))
+    dictionary = server("dictionary", tool("get_definitions", "Get the definitions of an English word from the dictionary.", {"word": S}, ("word",)))
+    topics = {e.entity: e.topic for e in infer_plan(srv, "crm").entities}
+    assert topics["definition"] != "definition" and topics["category"] == "tag", topics
+    assert [e.topic for e in infer_plan(dictionary, "dictionary").entities] == ["definition"]
+    env = Environment([build_service(infer_plan(srv, "crm"))], seed=1)
+    names = [r["name"] for r in env.step({"name": "crm__get_rss_categories", "arguments": {}}).data["items"]]
+    assert names[:3] == ["Technology", "Business", "Markets"] and len(set(names)) == len(names), names

@@ -488,6 +488,13 @@ def _math(fn: str) -> Callable[[Call], dict[str, Any]]:
                 if len(xs) < 2 or any(v != int(v) for v in xs):
                     raise ToolError(f"{fn} needs two whole numbers")
                 r = getattr(math, fn)(*(int(v) for v in xs))
+            elif fn == "perm":  # the ways to choose k of n items in order (k defaults to n)
+                n, k = c.named("n", "total", "items"), c.named("k", "r", "choose")
+                n = n if isinstance(n, (int, float)) and not isinstance(n, bool) else x
+                k = k if isinstance(k, (int, float)) and not isinstance(k, bool) else n
+                if n != int(n) or k != int(k) or n < 0 or k < 0:
+                    raise ToolError("permutations need whole numbers n >= 0 and k >= 0")
+                r = math.perm(int(n), int(k))
             elif fn == "is_prime":
                 if x != int(x):
                     raise ToolError("primality is for whole numbers")
@@ -839,6 +846,7 @@ COMPUTATIONS: dict[str, Computation] = {
         "items": {"type": "array", "items": _obj(timestamp=INT, datetime=STR, date=STR)}}}, _epoch(d)) for d in ("to_date", "to_timestamp")},
     **{f"math_{k}": Computation(f"math_{k}", _obj(function=STR, input={"type": "array", "items": R}, result=R), _math(k))
        for k in ("sin", "cos", "tan", "log", "radians", "degrees", "gcd", "lcm")},
+    "math_perm": Computation("math_perm", _obj(function=STR, input={"type": "array", "items": R}, result=R), _math("perm")),
     "math_is_prime": Computation("math_is_prime", _obj(function=STR, input={"type": "array", "items": R}, result=BOOL), _math("is_prime")),
     "math_quadratic": Computation("math_quadratic", _obj(function=STR, input={"type": "array", "items": R}, discriminant=R,
                                                          roots={"type": "array", "items": {"type": ["number", "integer", "string"]}}),
@@ -911,6 +919,8 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
                 return f"math_{fn}"
         if t & {"radians", "degrees"} and len(numeric) == 1:  # the parameter says what the number is in
             return "math_radians" if pn & {"degrees", "deg", "degree"} else "math_degrees" if pn & {"radians", "rad", "radian"} else None
+        if t & {"permutation", "permutations"} and pn & {"n"}:
+            return "math_perm"
         if "prime" in t and len(numeric) == 1:
             return "math_is_prime"
         if "quadratic" in t and len(numeric) >= 3:

@@ -645,7 +645,7 @@ def _check_epoch(env: Environment, svc: str, name: str, props: dict[str, Any], r
             + ("" if obs.ok else f" ({obs.error})"))
 
 
-MATH_WORDS = {"sin", "sine", "cos", "cosine", "tan", "tangent", "log", "logarithm", "gcd", "lcm", "prime", "quadratic", "radians", "degrees"}
+MATH_WORDS = {"permutation", "permutations", "sin", "sine", "cos", "cosine", "tan", "tangent", "log", "logarithm", "gcd", "lcm", "prime", "quadratic", "radians", "degrees"}
 
 
 def _check_math(env: Environment, svc: str, name: str, props: dict[str, Any], numeric: list[str], ws: set[str], rec: _Rec) -> None:
@@ -662,6 +662,9 @@ def _check_math(env: Environment, svc: str, name: str, props: dict[str, Any], nu
         cases = [([8, 2], 3.0) if len(numeric) > 1 else ([math.e ** 2], 2.0)]
     elif ws & {"gcd", "lcm"}:
         cases = [([12, 18], 6 if "gcd" in ws else 36), ([7, 5], 1 if "gcd" in ws else 35)]
+    elif ws & {"permutation", "permutations"} and "n" in numeric:
+        numeric = ["n"] + [p for p in numeric if p != "n"]  # n items, then how many of them (`k`)
+        cases = [([5, 2], math.perm(5, 2)), ([6, 6], math.perm(6, 6))]
     elif "prime" in ws:
         cases = [([97], True), ([91], False)]
     elif "quadratic" in ws:

@@ -487,6 +487,9 @@ def _lift_envelopes(t: TInfo) -> None:
     t.params = out
 
 
+_COORDINATE_WORDS = {"lat", "lng", "lon", "latitude", "longitude", "coordinates", "x", "y", "z"}
+
+
 def _classify(t: TInfo) -> None:
     """Decide the operation class before entities are known."""
     toks = set(t.tokens)
@@ -529,6 +532,12 @@ def _classify(t: TInfo) -> None:
         # `count_goals()`, `list_pull_requests`, `check_batch_status(id)`: the spec says it reads; a
         # logged action answering "completed" would not
         t.op = "list" if t.plural_noun and not any(p.required and p.words[-1] in ID_SUFFIX for p in t.params) else "get"
+        return
+    if vclass == "compute" and non_struct and all(p.type in ("number", "integer", "boolean") for p in t.params) \
+            and not any(set(p.words) & _COORDINATE_WORDS for p in t.params):
+        # a formula no reference implementation here knows (a clinical score from lab values, a quantum
+        # system's spectrum): what it answers is simulated, not a record its numbers look up
+        t.op = "world_model"
         return
     if vclass == "compute":
         t.op = "lookup" if non_struct else "action"

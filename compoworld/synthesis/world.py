@@ -238,7 +238,7 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("available", None, B), ("checked_at", "datetime", S)]),
     ("shortcut", ("shortcut",),
      [("name", "title", S), ("action_count", None, I), ("folder", None, S)]),
-    ("tag", ("tag", "label", "hashtag"),
+    ("tag", ("tag", "label", "hashtag", "category"),
      [("name", "title", S), ("usage_count", None, I)]),
     ("engagement", ("engagement", "activity", "interaction"),
      [("activity_type", None, S), ("subject", "title", S), ("contact", "person_name", S), ("owner", "person_name", S), ("occurred_at", "datetime", S)]),
@@ -285,7 +285,9 @@ NAMED_TOPICS = frozenset({"folder", "task", "message", "order", "resource", "log
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint"})
-BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint"})
+BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag"})
+DICTIONARY_WORDS = frozenset({"dictionary", "word", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation", "meaning", "vocabulary",
+                              "lexical", "lexicon", "etymology", "slang", "idiom"})
 # a web page is the record of a tool whose entity is one (`fetch_html`, `firecrawl_scrape` of a page) or
 # that fetches one by its address: a browser profile, a scraped flight or a binding site is none
 WEBPAGE_ENTITIES = frozenset({"webpage", "website", "html", "url", "page", "web", "markdown"})
@@ -444,6 +446,8 @@ def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
         if name == "webpage" and (not (set(first) & WEBPAGE_ENTITIES or (names & FETCH_WORDS and head & WEBPAGE_ENTITIES))
                                   or names & {"note", "notes", "format"}):  # a note's raw HTML, text formatted as Markdown
             continue
+        if name == "definition" and not sing & DICTIONARY_WORDS:
+            continue  # a subscription's, a workflow's or a type's definition is no word in a dictionary
         if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
             continue  # a heroku plan upgrade or a query's cost estimate is no analyst's call on a stock
         if name == "market_cap" and not sing & {"market", "capitalization", "stock"}:
@@ -493,6 +497,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("whois", ("registry", "registrar", "tld", "asn", "dns")),  # `whois` reads as a plural here: the topic's name counts
     ("engagement", ("engagement", "activity", "interaction", "call")),
     ("shortcut", ("shortcut",)),
+    ("tag", ("tag", "label", "hashtag", "category")),
     ("process", ("process", "pid")),
     ("endpoint", ("endpoint",)),
     ("compound", ("compound", "substance", "molecule", "chemical", "smiles")),
@@ -1213,6 +1218,8 @@ _SEM: dict[str, Callable[[random.Random, ValueContext, Any, int], Any]] = {
 }
 
 _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int], Any]]] = [
+    # an `emailAddress` inside a permission is a person's email, before any `address` (a wallet's, a street's)
+    ({"email", "emailaddress"}, lambda r, c, p, n: p.email if p else f"{r.choice(FIRST).lower()}@{r.choice(c.world.companies).domain if c.world.companies else 'example.com'}"),
     ({"symbol", "ticker"}, lambda r, c, p, n: _symbol(r, c)),
     ({"username", "login", "handle", "owner", "user"}, lambda r, c, p, n: p.email.split("@")[0].replace(".", "_") if p else f"user{n}"),
     ({"repo", "repository"}, lambda r, c, p, n: f"{r.choice(COMPANY_A).lower()}/{r.choice(WORDS)}"),
@@ -1650,6 +1657,13 @@ def _binary_symbol(r: random.Random, c: ValueContext, n: int) -> tuple[str, int,
         return name, addr, segment
     return c.shared(n, "symbol", make)
 
+
+CATEGORY_NAMES = ["Technology", "Business", "Markets", "Science", "Health", "Education", "Entertainment", "Sports", "Travel",
+                  "Politics", "Design", "Security"]
+TAG_NAMES = ["urgent", "internal", "customer", "follow-up", "billing", "onboarding", "security", "roadmap", "bug", "feature"]
+# a category or a tag is its name, one of the usual ones, never "Category 3"
+FAMILY_STR["tag"] = [(NAMES | {"tag", "label", "category", "hashtag"},
+                      lambda r, c, p, n: _nth(CATEGORY_NAMES if "category" in words(c.entity) else TAG_NAMES, n, "-"))]
 
 FAMILY_STR["binary"] = [
     ({"address", "ea", "start", "offset", "addr"}, lambda r, c, p, n: f"0x{_binary_symbol(r, c, n)[1]:08X}"),
