@@ -1585,3 +1585,18 @@ def test_categories_are_names_and_a_definition_is_a_words_only_in_a_dictionary()
     env = Environment([build_service(infer_plan(srv, "crm"))], seed=1)
     names = [r["name"] for r in env.step({"name": "crm__get_rss_categories", "arguments": {}}).data["items"]]
     assert names[:3] == ["Technology", "Business", "Markets"] and len(set(names)) == len(names), names
+
+
+def test_a_record_is_a_person_only_where_its_own_noun_names_one() -> None:
+    """OpenDota's `get_player_heroes` answered people with emails, a browser profile manager's
+    browsers were people, and a chess server's moves too: a modifier ("player", "user") named the
+    owner, not the record. A record is a person where its own noun is one (a user, a batter, a
+    coauthor), or a part of one (a user's name)."""
+    srv = server("games", tool("get_player_heroes", "Get a player's most played heroes.", {"account_id": I}, ("account_id",)),
+                 tool("get_valid_moves", "Get the valid moves for the current player.", {}),
+                 tool("get_statcast_batter_data", "Get Statcast data for a batter.", {"player_id": I}, ("player_id",)),
+                 tool("get_coauthors", "Get the coauthors of an author.", {"author_id": S}, ("author_id",)),
+                 tool("get_user", "Get a user by id.", {"user_id": S}, ("user_id",)))
+    topics = {e.entity: e.topic for e in infer_plan(srv, "games").entities}
+    assert topics["heroe"] != "person" and topics["move"] != "person", topics
+    assert topics["batter"] == topics["coauthor"] == topics["user"] == "person", topics

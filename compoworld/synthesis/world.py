@@ -274,7 +274,8 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("title", "title", S), ("url", "url", S), ("snippet", "text", S), ("score", None, N)]),
     # last, so that where the words count the same for a person and another archetype the other wins: a
     # wrong person (a name, an email, a username) misleads most (Stripe's payment intents were people)
-    ("person", ("user", "profile", "person", "people", "author", "member", "account", "customer", "employee", "contact", "player", "athlete", "artist"),
+    ("person", ("user", "profile", "person", "people", "author", "member", "account", "customer", "employee", "contact", "player", "athlete", "artist",
+                "coauthor", "batter", "pitcher", "follower", "friend", "teammate", "patient", "student", "participant", "speaker"),
      [("name", "person_name", S), ("email", "email", S), ("username", None, S), ("location", "city", S), ("joined_at", "date", S)]),
 ]
 # archetypes that shape a record only when its own name or its tool's name says so
@@ -446,6 +447,8 @@ def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
         if name == "webpage" and (not (set(first) & WEBPAGE_ENTITIES or (names & FETCH_WORDS and head & WEBPAGE_ENTITIES))
                                   or names & {"note", "notes", "format"}):  # a note's raw HTML, text formatted as Markdown
             continue
+        if name == "person" and first and not {first[0], singular(first[0])} & (set(keys) | PERSON_ENTITIES | PERSON_PARTS):
+            continue  # a player's heroes or a user's settings are no people: the entity's own noun says
         if name == "definition" and not sing & DICTIONARY_WORDS:
             continue  # a subscription's, a workflow's or a type's definition is no word in a dictionary
         if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
@@ -1015,6 +1018,8 @@ PERSON_WORDS = frozenset({"owner", "author", "assignee", "creator", "sender", "r
                           "contact", "user", "requester", "reporter", "committer", "speaker", "host", "organizer", "full"})
 
 
+# what a person has: a user's name, login or phone is the person's record
+PERSON_PARTS = frozenset({"name", "login", "phone", "username", "owner"})
 PERSON_ENTITIES = frozenset({"author", "user", "person", "contact", "member", "customer", "employee", "speaker", "candidate",
                              "attendee", "profile", "lead", "subscriber", "student", "instructor", "people", "users"})
 
