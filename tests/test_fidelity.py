@@ -1600,3 +1600,67 @@ def test_a_record_is_a_person_only_where_its_own_noun_names_one() -> None:
     topics = {e.entity: e.topic for e in infer_plan(srv, "games").entities}
     assert topics["heroe"] != "person" and topics["move"] != "person", topics
     assert topics["batter"] == topics["coauthor"] == topics["user"] == "person", topics
+
+
+PLAYWRIGHT = server(
+    "playwright",
+    tool("playwright_navigate", "Navigate to a URL", {"url": S, "timeout": I}, ("url",)),
+    tool("playwright_go_back", "Navigate back in browser history", {}),
+    tool("playwright_go_forward", "Navigate forward in browser history", {}),
+    tool("playwright_click", "Click an element on the page", {"selector": S}, ("selector",)),
+    tool("playwright_fill", "Fill out an input field", {"selector": S, "value": S}, ("selector", "value")),
+    tool("playwright_get_visible_text", "Get the visible text content of the current page", {}),
+    tool("playwright_get_visible_html", "Get the HTML content of the current page", {}),
+    tool("playwright_screenshot", "Take a screenshot of the current page", {"name": S}, ("name",)),
+    tool("playwright_close", "Close the browser and release all resources", {}),
+    tool("playwright_console_logs", "Retrieve console logs from the browser", {}),
+)
+
+
+def test_a_browser_service_holds_one_session_of_pages() -> None:
+    """Playwright's tools were logged actions answering "completed" (navigate, click, back) and
+    lookups of documents no navigation had opened (get the visible text). A browser service now holds
+    one session: navigating opens the page its URL names, reads and screenshots answer the open page,
+    a click or a fill is remembered on it, back and forward move along the history, closing ends the
+    session, and each of them refuses before any page is open."""
+    plan = infer_plan(PLAYWRIGHT, "playwright")
+    kinds = {t.original: t.browser for t in plan.tools if t.op == "browser"}
+    assert kinds == {"playwright_navigate": "navigate", "playwright_go_back": "back", "playwright_go_forward": "forward",
+                     "playwright_click": "interact", "playwright_fill": "interact", "playwright_get_visible_text": "read",
+                     "playwright_get_visible_html": "read", "playwright_screenshot": "screenshot", "playwright_close": "close"}, kinds
+    env = Environment([build_service(plan)], seed=3)
+
+    def step(tool_name: str, **args: Any) -> Any:
+        return env.step({"name": f"playwright__{tool_name}", "arguments": args})
+
+    early = step("playwright_get_visible_text")
+    assert not early.ok and "navigate" in (early.error or ""), early.content
+    opened = step("playwright_navigate", url="https://example.com/pricing-plans")
+    assert opened.ok and opened.data == {"url": "https://example.com/pricing-plans", "title": "Pricing plans | example.com", "status": 200}
+    text = step("playwright_get_visible_text").data
+    assert text["url"] == "https://example.com/pricing-plans" and text["text"].startswith("Pricing plans from example.com")
+    assert step("playwright_get_visible_html").data["html"].startswith("<html><head><title>Pricing plans | example.com</title>")
+    assert step("playwright_fill", selector="#email", value="ana@example.com").data["ok"] is True
+    assert step("playwright_click", selector="#submit").ok
+    page = next(r for r in env.services["playwright"].db["browser_pages"] if r["current"])
+    assert [(e["action"], e["target"]) for e in page["events"]] == [("fill", "#email"), ("click", "#submit")]
+    assert step("playwright_navigate", url="https://example.org/careers").ok
+    assert step("playwright_go_back").data["url"] == "https://example.com/pricing-plans"
+    assert step("playwright_go_forward").data["url"] == "https://example.org/careers"
+    assert not step("playwright_go_forward").ok  # no later page
+    assert step("playwright_screenshot", name="careers").data["url"] == "https://example.org/careers"
+    assert step("playwright_close").data == {"closed": True, "pages": 2}
+    assert not step("playwright_get_visible_text").ok
+    bad = step("playwright_navigate", url="example.com")
+    assert not bad.ok and "http" in (bad.error or "")
+    checks = results(PLAYWRIGHT)
+    assert {t for (t, c), s in checks.items() if c == "session" and s == ["pass"]} == set(kinds), checks
+
+
+def test_session_check_catches_a_read_that_ignores_the_open_page() -> None:
+    """The session check reads what a tool should do from its spec: a read compiled as a logged
+    action, and a back compiled as a forward, fail it."""
+    checks = results(PLAYWRIGHT, broken(PLAYWRIGHT, "playwright_get_visible_text", op="action", browser=None, collection="action_log"))
+    assert checks[("playwright_get_visible_text", "session")] == ["fail"]
+    bad = broken(PLAYWRIGHT, "playwright_go_back", browser="forward")
+    assert results(PLAYWRIGHT, bad)[("playwright_go_back", "session")] == ["fail"]

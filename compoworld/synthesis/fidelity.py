@@ -23,7 +23,10 @@ tool through `Environment.step`, as an agent would. One check per failure family
   a filter is no search); no read answers with placeholder text ("News 1, as recorded."); a read
   named for a value (`get_current_page_url`, `getEmployeeCount`, `fetch_html`) answers that value;
 - target: a write aimed at a record acts on the record its arguments name (every identifying
-  argument counts; a key the service holds for the noun the spec names is found).
+  argument counts; a key the service holds for the noun the spec names is found);
+- session: a browser service's page tools act on one session: they refuse before any page is open,
+  reads and screenshots answer the page navigated to, a click is remembered on that page, back and
+  forward move along the history, and closing ends the session.
 
 A check that does not apply to a tool is not recorded; one that applies but cannot be set up is
 recorded as skipped. `level_of` turns the results into a level per tool: faithful, structural
@@ -879,7 +882,79 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
         _check_domain(env, cls.name, name, spec, tool, rec)
         _check_target(cls, seed, name, spec, intents[name], tool, rec)
     _check_sees_writes(cls, seed, {n: intents.get(n) or ToolIntent(ToolIn(name=n, ident=n, input_schema={})) for n in specs}, rec)
+    _check_session(cls, seed, tools, rec)
     return rec.checks
+
+
+def _check_session(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec: _Rec) -> None:
+    """A browser service's page tools act on one session (see the module's docstring). What each
+    tool should do comes from its spec's name and parameters, not from what it was compiled to."""
+    from types import SimpleNamespace
+
+    from compoworld.synthesis.browser import BROWSER_PAGES, browser_kind, is_browser
+
+    named = {n: (t.name, list(t.input_schema.get("properties") or {})) for n, t in tools.items()}
+    if not is_browser(list(named.values())):
+        return
+    page_tools = {n: SimpleNamespace(browser=k) for n, (orig, ps) in named.items() if (k := browser_kind(orig, ps)) is not None}
+    nav = next((n for n, t in page_tools.items() if t.browser == "navigate"), None)
+    if nav is None or BROWSER_PAGES not in getattr(cls, "_ents", {}):
+        for n in page_tools:
+            rec.add("session", n, "fail", "a page tool of a browser service that holds no session")
+        return
+    env, svc, specs = Environment([cls], seed=seed), cls.name, cls.tool_specs()
+    problems: dict[str, list[str]] = {n: [] for n in page_tools}
+
+    def call(name: str, **given: Any) -> Observation | None:
+        args = schema_arguments(specs[name], env, svc, random.Random(43), given=given)
+        return _call(env, svc, name, args) if args is not None else None
+
+    def url_param(name: str) -> str:
+        return next(p for p in (specs[name].input_schema.get("properties") or {}) if snake(p) in ("url", "uri", "href", "link", "page_url", "target_url"))
+
+    def current() -> dict[str, Any] | None:
+        return next((r for r in env.services[svc].db[BROWSER_PAGES] if r.get("current")), None)
+
+    for n, t in page_tools.items():  # nothing is open yet
+        obs = call(n) if t.browser != "navigate" else None
+        if obs is not None and obs.ok and t.browser != "close":
+            problems[n].append("answered before any page was opened")
+    first, second = "https://example.com/pricing-plans", "https://example.org/docs/release-notes"
+    for url in (first, second):
+        obs = call(nav, **{url_param(nav): url})
+        if obs is None or not obs.ok or (obs.data or {}).get("url") != url:
+            problems[nav].append(f"navigating to {url} did not open it ({obs.error if obs else 'no arguments'})")
+            break
+    else:
+        moves = {t.browser: n for n, t in page_tools.items() if t.browser in ("back", "forward")}
+        if "back" in moves:
+            obs = call(moves["back"])
+            if obs is None or not obs.ok or (obs.data or {}).get("url") != first:
+                problems[moves["back"]].append("going back did not return to the page before")
+            elif "forward" in moves:
+                obs = call(moves["forward"])
+                if obs is None or not obs.ok or (obs.data or {}).get("url") != second:
+                    problems[moves["forward"]].append("going forward did not return to the later page")
+        shown = (current() or {}).get("url") or second
+        for n, t in page_tools.items():
+            if t.browser in ("read", "screenshot"):
+                obs = call(n)
+                if obs is None or not obs.ok or (obs.data or {}).get("url") != shown:
+                    problems[n].append(f"did not answer the open page {shown}")
+            elif t.browser == "interact":
+                before = len((current() or {}).get("events") or [])
+                obs = call(n)
+                if obs is not None and obs.ok and len((current() or {}).get("events") or []) != before + 1:
+                    problems[n].append("the page does not remember the action")
+        closes = [n for n, t in page_tools.items() if t.browser == "close"]
+        reads = [n for n, t in page_tools.items() if t.browser in ("read", "screenshot")]
+        if closes and reads:
+            obs = call(closes[0])
+            after = call(reads[0])
+            if obs is None or not obs.ok or (after is not None and after.ok):
+                problems[closes[0]].append("closing did not end the session")
+    for n, found in problems.items():
+        rec.add("session", n, "fail" if found else "pass", "; ".join(found))
 
 
 def _declared_fields(server: ServerSpec) -> set[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
+from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, singular, snake, unique, words
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
@@ -201,6 +202,7 @@ class TInfo:
     items: PInfo | None = None  # a batch create's or delete's list of records (`_batch_items`)
     renames: dict[int, str] = field(default_factory=dict)  # id(param) -> the key field a move or rename sets
     guessed: bool = False  # the head came from the arguments (`_fallback_entity`), not from the tool's name
+    browser: str | None = None  # what a page tool of a browser service does to its session (browser.py)
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -672,6 +674,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _retarget_attribute_heads(infos)
     _nodes_are_entities(infos)
     _searches_find_the_services_records(infos)
+    _browser_session(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -692,7 +695,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
     # Fields: those of writes and reads first, so a listing knows which of its numbers name a field.
     for t in sorted(infos, key=lambda t: t.op == "list"):
-        if t.entity is None or t.op == "action":
+        if t.entity is None or t.op in ("action", "browser"):
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
         _collect_fields(t, e)
@@ -707,6 +710,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         if ep.collection in reserved:
             ep.collection = f"{ep.collection}_items"
         plans_e[name] = ep
+    if any(t.op == "browser" for t in infos):
+        plans_e["browser"] = browser_entity()
     if any(t.op == "action" for t in infos):
         plans_e["action"] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
     if any(t.op == "world_model" for t in infos):
@@ -728,9 +733,9 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
     """Keys, references and the final operation of a tool, now that the service's entities are known."""
-    if t.op in ("compute", "world_model", "action"):
-        if t.op == "action":
-            t.entity = "action"
+    if t.op in ("compute", "world_model", "action", "browser"):
+        if t.op in ("action", "browser"):
+            t.entity = t.op
         return
     ent = t.head
     if ent is None:
@@ -1183,11 +1188,12 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     op: Op = t.op  # type: ignore[assignment]
     if op == "get" and e is not None and e.world:
         op = "lookup"  # reading the outside world: unseen keys are derived, not "not found"
-    read_only = op in ("get", "list", "lookup", "compute")
+    read_only = op in ("get", "list", "lookup", "compute") or t.browser in ("read", "screenshot")
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
-                    read_only=read_only, destructive=op == "delete", idempotent=op in ("get", "list", "lookup", "compute", "update", "delete", "world_model"),
-                    verb=t.verb or "", many=t.batch)
+                    read_only=read_only, destructive=op == "delete",
+                    idempotent=op in ("get", "list", "lookup", "compute", "update", "delete", "world_model") or read_only,
+                    verb=t.verb or "", many=t.batch, browser=t.browser)
     plan.output_schema = output_schema(plan, e, service)
     return plan
 
@@ -1226,6 +1232,17 @@ def _searches_find_the_services_records(infos: list[TInfo]) -> None:
         found = max(said, key=lambda h: counts[h]) if said else main
         if found is not None:
             t.head, t.op = found, "list"
+
+
+def _browser_session(infos: list[TInfo]) -> None:
+    """A service that navigates to URLs and acts on the page (Playwright, Puppeteer) holds one browser
+    session: its page tools (navigate, back, click, get the text, screenshot, close) act on it."""
+    if not is_browser([(t.tool.name, [p.name for p in t.params]) for t in infos]):
+        return
+    for t in infos:
+        kind = browser_kind(t.tool.name, [p.name for p in t.params])
+        if kind is not None:
+            t.op, t.browser, t.head = "browser", kind, None
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:

@@ -13,6 +13,7 @@ from compoworld.canonical import canonical_bytes, format_timestamp
 from compoworld.services.json_schema import InvalidValue, compile_validator, fits, json_types, main_type, sample, type_in_words
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
+from compoworld.synthesis.browser import run_browser
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
@@ -155,6 +156,8 @@ class CompiledService(Service):
             return simulate(self, t, args)
         if op == "action":
             return self._action(t, args)
+        if op == "browser":
+            return run_browser(self, t, args, _world(self.ctx.seed))
         assert e is not None, f"tool {name} has no collection"
         args = _unwrapped(t, args)
         if op == "create":

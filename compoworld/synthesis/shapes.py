@@ -47,6 +47,10 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
         return COMPUTATIONS[t.compute].output
     if t.op == "world_model":
         return output_shape(t)
+    if t.op == "browser":
+        from compoworld.synthesis.browser import browser_output
+
+        return browser_output(t)
     if e is None:
         return {"type": "object"}
     rec = record_schema(e)

@@ -59,11 +59,7 @@ def coherent_page(row: dict[str, Any], url: Any, made: dict[str, Any], world: Wo
     topic, company = made.get("web"), made.get("company")
     if not isinstance(url, str) or not isinstance(topic, str):
         return
-    parts = urlsplit(url)
-    slug = parts.path.rstrip("/").rsplit("/", 1)[-1]
-    named = " ".join(words(slug)).capitalize() if slug and not slug.isdigit() and words(slug) else "Home"
-    host = (parts.hostname or "").removeprefix("www.")
-    owner = next((c.name for c in world.companies if c.domain == host), host)
+    named, owner = page_of(url, world)
     swaps = [(topic, named)] + ([(company.name, owner)] if company is not None and owner else [])
     for k, v in row.items():
         if isinstance(v, str) and k != "url":
@@ -1424,16 +1420,29 @@ def _web_topic(rng: random.Random, ctx: ValueContext, n: int) -> str:
 
 def _web_text(rng: random.Random, ctx: ValueContext, n: int) -> str:
     """A page's text, in the markup its entity names: a fetched `html` is HTML, a `markdown` Markdown."""
-    topic, co = _web_topic(rng, ctx, n), _co(rng, ctx, n)
-    text = f"{topic} from {co}: plans, answers to common questions and how to get in touch."
-    kind = set(words(ctx.entity))
-    if "html" in kind:
-        return f"<html><head><title>{topic} | {co}</title></head><body><h1>{topic}</h1><p>{text}</p></body></html>"
-    if kind & {"markdown", "md"}:
+    return render_page(_web_topic(rng, ctx, n), _co(rng, ctx, n), set(words(ctx.entity)))
+
+
+def render_page(topic: str, site: str, markup: set[str]) -> str:
+    """The text of a site's page about `topic`, in the markup named (HTML, Markdown, JSON; else plain)."""
+    text = f"{topic} from {site}: plans, answers to common questions and how to get in touch."
+    if "html" in markup:
+        return f"<html><head><title>{topic} | {site}</title></head><body><h1>{topic}</h1><p>{text}</p></body></html>"
+    if markup & {"markdown", "md"}:
         return f"# {topic}\n\n{text}"
-    if "json" in kind:
-        return json.dumps({"title": f"{topic} | {co}", "text": text})
+    if "json" in markup:
+        return json.dumps({"title": f"{topic} | {site}", "text": text})
     return text
+
+
+def page_of(url: str, world: World) -> tuple[str, str]:
+    """(topic, site) of the page at `url`: the topic its path names, the site its host names (a world
+    company's name where the host is its domain)."""
+    parts = urlsplit(url)
+    slug = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    topic = " ".join(words(slug)).capitalize() if slug and not slug.isdigit() and words(slug) else "Home"
+    host = (parts.hostname or "").removeprefix("www.")
+    return topic, next((c.name for c in world.companies if c.domain == host), host)
 
 
 FOLDER_WORDS = frozenset({"folder", "folders", "directory", "directories", "dir", "dirs"})
