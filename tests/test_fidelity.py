@@ -1664,3 +1664,24 @@ def test_session_check_catches_a_read_that_ignores_the_open_page() -> None:
     assert checks[("playwright_get_visible_text", "session")] == ["fail"]
     bad = broken(PLAYWRIGHT, "playwright_go_back", browser="forward")
     assert results(PLAYWRIGHT, bad)[("playwright_go_back", "session")] == ["fail"]
+
+
+def test_a_web_search_lists_pages_about_the_query() -> None:
+    """`brave_web_search(query)` was a lookup keyed by the query's text that answered one page whatever
+    was asked ("pricing" gave "Release notes"), and Google Search's hits were "Result 3, as recorded.".
+    A web search engine lists pages of the web about the query, the same for the same query, with the
+    filters it was given."""
+    srv = server("google_search", tool("search", "Perform a web search query", {"query": S, "region": S, "limit": I}, ("query",)),
+                 tool("brave_web_search", "Performs a web search using the Brave Search API", {"query": S, "count": I}, ("query",)))
+    plan = infer_plan(srv, "google_search")
+    assert {t.original: t.op for t in plan.tools} == {"search": "list", "brave_web_search": "list"}
+    assert {e.topic for e in plan.entities} == {"web_result"}
+    env = Environment([build_service(plan)], seed=1)
+    got = env.step({"name": "google_search__search", "arguments": {"query": "Halcyon quarterly results", "region": "US"}})
+    hits = got.data["items"]
+    assert len(hits) >= 5 and all("Halcyon quarterly results" in h["title"] and h["url"].endswith("/halcyon-quarterly-results") for h in hits), got.content
+    assert all(h["region"] == "US" for h in hits) and ", as recorded." not in got.content
+    again = env.step({"name": "google_search__search", "arguments": {"query": "Halcyon quarterly results", "region": "US"}})
+    assert again.data == got.data
+    brave = env.step({"name": "google_search__brave_web_search", "arguments": {"query": "pricing"}})
+    assert brave.ok and all("pricing" in h["title"].lower() for h in brave.data["items"]), brave.content

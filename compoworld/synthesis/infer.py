@@ -24,8 +24,8 @@ from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, si
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
-                                        named_topic, reversing, topic_for)
+from compoworld.synthesis.world import (WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
+                                        named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
 ACTION_LOG, SIMULATIONS = "action_log", "simulations"
@@ -674,6 +674,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _retarget_attribute_heads(infos)
     _nodes_are_entities(infos)
     _searches_find_the_services_records(infos)
+    _searches_list(infos)
     _browser_session(infos)
 
     # Entities: heads of tools that act on records.
@@ -1075,6 +1076,8 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         topic, tfields = "network", NETWORK_TOPIC
     if chain and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
+    if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
+        topic = WEB_RESULT  # a web search engine's hits are pages of the web, about what was searched
     markup = _MARKUPS & set(words(e.name)) if topic == "webpage" else set()
     if markup:  # `fetch_html` answers the page's `html`, `fetch_markdown` its `markdown`
         tfields = [(markup.pop() if f == "content" else f, sem, shape) for f, sem, shape in tfields]
@@ -1232,6 +1235,16 @@ def _searches_find_the_services_records(infos: list[TInfo]) -> None:
         found = max(said, key=lambda h: counts[h]) if said else main
         if found is not None:
             t.head, t.op = found, "list"
+
+
+def _searches_list(infos: list[TInfo]) -> None:
+    """`brave_web_search(query)`: a tool named for a search, given a query, lists what matches it; it is
+    no lookup keyed by the query's text (that answered one record whatever the query)."""
+    for t in infos:
+        if t.op in ("get", "lookup") and t.vclass in ("", "get", "list") and "search" in words(t.tool.name) \
+                and any(p.structural == "query" for p in t.params) \
+                and not any(p.required and p.words and p.words[-1] in ID_SUFFIX for p in t.params):
+            t.op = "list"
 
 
 def _browser_session(infos: list[TInfo]) -> None:

@@ -18,7 +18,7 @@ from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import EXT_MIME, EXTS, ValueContext, coherent_page, coherent_quote, rng_for, slugify, value_for
+from compoworld.synthesis.world import EXT_MIME, EXTS, WEB_RESULT, ValueContext, web_hits, coherent_page, coherent_quote, rng_for, slugify, value_for
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
@@ -376,6 +376,10 @@ class CompiledService(Service):
         query = next((args[p.name] for p in t.params if p.role == "query" and isinstance(args.get(p.name), str)), None)
         if query and query.strip():
             rows = search(rows, query)
+            if e.world and e.topic == WEB_RESULT and len(rows) < WEB_HITS:  # the web holds a page on anything
+                given = {p.field: args[p.name] for p in t.params if p.role == "filter" and p.field and args.get(p.name) is not None}
+                rows += [{**hit, **given} for hit in web_hits(query, [f.name for f in e.fields], e.prefix, _world(self.ctx.seed),
+                                                              WEB_HITS - len(rows))]
         sort_by = next((args[p.name] for p in t.params if p.role == "sort" and isinstance(args.get(p.name), str)), None)
         if sort_by:
             fld = re.sub(r"[^a-z0-9_]", "_", sort_by.lower().lstrip("-+"))
@@ -501,6 +505,8 @@ class CompiledService(Service):
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+WEB_HITS = 5  # hits a web search answers at least
 
 # The flags a state turns off: unpausing a DAG makes it active, so its `is_paused` is false.
 FLAG_OPPOSITES: dict[str, frozenset[str]] = {

@@ -540,6 +540,40 @@ def family_for(texts: list[str]) -> str:
     return best
 
 
+# A search hit of a web search engine (Brave, Google, Tavily): a page of the web about the query.
+WEB_RESULT = "web_result"
+WEB_SEARCH_WORDS = frozenset({"web", "bing", "brave", "duckduckgo", "ddg", "serp", "serpapi", "internet", "searxng",
+                              "tavily", "exa", "kagi", "search1api", "linkup", "websearch"})
+
+
+def searches_the_web(service: str, tool_names: list[str]) -> bool:
+    """Whether a tool named for a search searches the web: an engine's name (or "web") in its name or
+    its service's, or Google with a search (Google Drive's or Google Tasks' search is no web search)."""
+    svc = set(words(service))
+    for name in tool_names:
+        ws = set(words(name)) | svc
+        if ws & {"search", "serp"} and set(words(name)) & {"search", "serp"} and (ws & WEB_SEARCH_WORDS or {"google", "search"} <= ws
+                                                                                  and not ws & {"drive", "tasks", "cloud", "play", "maps", "scholar"}):
+            return True
+    return False
+
+
+def web_hits(query: str, fields: list[str], prefix: str, world: World, k: int) -> list[dict[str, Any]]:
+    """`k` pages of the web about `query`, as a search engine lists them: the query's words in the
+    title and the snippet, on the sites of the world's companies; the same for the same query."""
+    topic = " ".join(query.split())[:80].strip().capitalize() or "Home"
+    rng = random.Random(short_hash(f"web/{topic.lower()}", 16))
+    sites = rng.sample(list(world.companies), min(k, len(world.companies))) if world.companies else []
+    hits = []
+    for i, co in enumerate(sites):
+        page = {"title": f"{topic} | {co.name}", "url": f"https://{co.domain}/{slugify(topic) or 'home'}",
+                "snippet": render_page(topic, co.name, set()), "score": round(1.0 - 0.1 * i, 2)}
+        hit = {"id": f"{prefix}_x{short_hash(page['url'], 8)}"}
+        hit.update({f: page.get(f, page["snippet"] if f in ("content", "text", "description", "summary") else None) for f in fields if f != "id"})
+        hits.append(hit)
+    return hits
+
+
 # Topic templates too broad to say which family a record is of (an "event" may be a meeting, a
 # concert or a date in history; a "document" a policy or a 10-K filing; the `product` template also
 # shapes a board's items and their updates): the entity's own names decide then.
@@ -587,6 +621,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "finance"
     if topic in ("transcript", "network"):
         return topic
+    if topic == WEB_RESULT:
+        return "web"
     family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
     if family == "engagement" and set(words(entity)) & {"tool", "function", "api", "rpc", "method"}:
         return ""  # a tool call is no phone call with a customer
