@@ -1685,3 +1685,18 @@ def test_a_web_search_lists_pages_about_the_query() -> None:
     assert again.data == got.data
     brave = env.step({"name": "google_search__brave_web_search", "arguments": {"query": "pricing"}})
     assert brave.ok and all("pricing" in h["title"].lower() for h in brave.data["items"]), brave.content
+
+
+def test_one_generic_word_does_not_make_a_product_a_package_or_a_place() -> None:
+    """An artwork ("a specific artwork or cultural item") answered a price and `in_stock`, a Jira or
+    KiCad project a code package with stars and a licence, and Gmail's forwarding addresses street
+    addresses. One generic word of an archetype ("item", "project", "address") does not make it:
+    something else must say so (a price, a registry, a city)."""
+    srv = server("misc", tool("get_artwork_details", "Get detailed information about a specific artwork or cultural item.", {"artwork_id": S}, ("artwork_id",)),
+                 tool("list_projects", "List all projects in Jira.", {}),
+                 tool("list_forwarding_addresses", "Lists the forwarding addresses for the specified account", {}),
+                 tool("search_modules", "Search Terraform registry modules.", {"query": S}, ("query",)),
+                 tool("get_product", "Get a product of the shop with its price.", {"product_id": S}, ("product_id",)))
+    topics = {e.entity: e.topic for e in infer_plan(srv, "misc").entities}
+    assert topics["artwork"] != "product" and topics["project"] != "package" and topics["address"] != "place", topics
+    assert topics["module"] == "package" and topics["product"] == "product", topics

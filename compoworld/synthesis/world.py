@@ -283,6 +283,16 @@ NAMED_TOPICS = frozenset({"folder", "task", "message", "order", "resource", "log
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint"})
 BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag"})
+# Archetypes one generic word of theirs does not make: (those words, what else must be said). A cultural
+# "item" is no product, a project no code package, a forwarding email's address no place on a map.
+WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "product": (frozenset({"item", "listing", "offer", "deal"}), frozenset({"price", "shop", "store", "buy", "cart", "sku", "inventory", "stock", "order", "sale", "sell"})),
+    "package": (frozenset({"project", "module", "extension", "plugin"}), frozenset({"code", "git", "github", "repo", "repository", "npm", "pypi", "version", "dependency", "install", "software", "library", "release", "registry", "terraform"})),
+    "place": (frozenset({"address"}), frozenset({"street", "city", "postal", "zip", "geocode", "map", "location", "shipping", "billing", "country",
+                                                 "geolocate", "geolocation", "latitude", "longitude", "coordinates"})),
+    "chain": (frozenset({"address"}), frozenset({"wallet", "blockchain", "chain", "token", "eth", "btc", "crypto", "onchain", "contract",
+                                                 "transaction", "hash", "ens", "solana", "bitcoin", "ethereum", "evm"})),
+}
 DICTIONARY_WORDS = frozenset({"dictionary", "word", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation", "meaning", "vocabulary",
                               "lexical", "lexicon", "etymology", "slang", "idiom"})
 # a web page is the record of a tool whose entity is one (`fetch_html`, `firecrawl_scrape` of a page) or
@@ -445,6 +455,10 @@ def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
             continue
         if name == "person" and first and not {first[0], singular(first[0])} & (set(keys) | PERSON_ENTITIES | PERSON_PARTS):
             continue  # a player's heroes or a user's settings are no people: the entity's own noun says
+        hit = (sing | set(toks)) & set(keys)
+        if name in WEAK_KEYS and hit and hit <= WEAK_KEYS[name][0] and not (sing | set(toks)) & WEAK_KEYS[name][1] \
+                and not (on_chain and name in ("place", "chain")):  # on a chain an address is the chain's
+            continue  # an artwork is an "item" and a Fibery database a "project": no product, no code package
         if name == "definition" and not sing & DICTIONARY_WORDS:
             continue  # a subscription's, a workflow's or a type's definition is no word in a dictionary
         if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
