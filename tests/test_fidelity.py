@@ -1700,3 +1700,19 @@ def test_one_generic_word_does_not_make_a_product_a_package_or_a_place() -> None
     topics = {e.entity: e.topic for e in infer_plan(srv, "misc").entities}
     assert topics["artwork"] != "product" and topics["project"] != "package" and topics["address"] != "place", topics
     assert topics["module"] == "package" and topics["product"] == "product", topics
+
+
+def test_a_redis_scan_is_no_security_scan_and_a_mental_model_no_ai_model() -> None:
+    """Redis' `scan_keys` answered security scans (target, findings), Clear Thought's mental models and
+    Anki's note types answered AI models (provider, context window), and Airflow's connections
+    answered servers. The service may say what the word means (Replicate's models are AI models,
+    Nmap's scans security scans)."""
+    def topics(name: str, description: str, *tools: ToolIn) -> dict[str, str]:
+        srv = ServerSpec(id=name, source="test", name=name, description=description, tools=list(tools))
+        return {e.entity: e.topic for e in infer_plan(srv, name).entities}
+
+    assert topics("redis", "Redis key-value store.", tool("scan_keys", "Scan keys with the SCAN command.", {"pattern": S}))["key"] != "scan"
+    assert topics("nmap", "Network security scanner.", tool("list_scans", "List all scans.", {}))["scan"] == "scan"
+    assert topics("anki", "Anki flashcards.", tool("list_models", "List the note models.", {}))["model"] != "model"
+    assert topics("replicate", "Run AI models in the cloud.", tool("list_models", "List models.", {}))["model"] == "model"
+    assert topics("airflow", "Apache Airflow.", tool("list_connections", "List connections.", {}))["connection"] != "resource"

@@ -707,7 +707,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
             continue
         ep = _entity_plan(e, service_name, [x.prefix for x in plans_e.values()] + ["act", "sim"],
                           reversing(server_words | set(words(server.description or ""))),
-                          chain_of(f"{service_name} {server.description or ''}"))
+                          chain_of(f"{service_name} {server.description or ''}"),
+                          frozenset(server_words | set(words(server.description or ""))))
         if ep.collection in reserved:
             ep.collection = f"{ep.collection}_items"
         plans_e[name] = ep
@@ -1056,7 +1057,7 @@ _MARKUPS = {"html", "markdown", "txt", "json"}
 
 
 def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False,
-                 chain: str = "") -> EntityPlan:
+                 chain: str = "", context: frozenset[str] = frozenset()) -> EntityPlan:
     fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
     for f in e.fields.values():
         if f.name == "id":
@@ -1065,7 +1066,7 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
     # An entity called `result` stands for a lookup that names no noun: its tools' words say what it is about
     head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
-    topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4], bool(chain))
+    topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4], bool(chain), context)
     if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
         topic, tfields = "symbol", SYMBOL_TOPIC
     if topic in ("price", "chain") and sum(1 for t in e.texts if set(words(t)) & NFT_WORDS) * 2 > len(e.texts) and \

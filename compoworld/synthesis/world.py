@@ -290,9 +290,17 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "package": (frozenset({"project", "module", "extension", "plugin"}), frozenset({"code", "git", "github", "repo", "repository", "npm", "pypi", "version", "dependency", "install", "software", "library", "release", "registry", "terraform"})),
     "place": (frozenset({"address"}), frozenset({"street", "city", "postal", "zip", "geocode", "map", "location", "shipping", "billing", "country",
                                                  "geolocate", "geolocation", "latitude", "longitude", "coordinates"})),
+    "resource": (frozenset({"connection", "instance", "environment", "device"}), frozenset({"server", "host", "cluster", "container", "pod",
+                                                                                          "vm", "cloud", "aws", "kubernetes", "docker", "ssh",
+                                                                                          "port", "region", "node", "tunnel", "database", "db"})),
     "chain": (frozenset({"address"}), frozenset({"wallet", "blockchain", "chain", "token", "eth", "btc", "crypto", "onchain", "contract",
                                                  "transaction", "hash", "ens", "solana", "bitcoin", "ethereum", "evm"})),
 }
+# where the service's own name or description may say it (a Kubernetes service's instances are servers); a
+# service about code does not make each of its projects a code package
+SERVICE_SAYS = frozenset({"resource"})
+OTHER_MODELS = frozenset({"mental", "mentalmodel", "note", "anki", "flashcard", "card", "thought", "thinking", "framework",
+                          "dashboard", "chart", "vizro", "mesh", "blender", "unity", "schema", "config", "configuration", "state"})
 DICTIONARY_WORDS = frozenset({"dictionary", "word", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation", "meaning", "vocabulary",
                               "lexical", "lexicon", "etymology", "slang", "idiom"})
 # a web page is the record of a tool whose entity is one (`fetch_html`, `firecrawl_scrape` of a page) or
@@ -425,9 +433,11 @@ def reversing(scope_words: set[str]) -> bool:
     return len(scope_words & REVERSING_WORDS) >= 2 or bool(scope_words & REVERSING_TOOLS)
 
 
-def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
+def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] = frozenset()) -> tuple[str, list[F]]:
     """The template whose keywords best match the words of a tool's name and description. Off a
-    blockchain (`on_chain` False), a token is one that authenticates, not a coin with a price."""
+    blockchain (`on_chain` False), a token is one that authenticates, not a coin with a price.
+    `context` (the service's name and description) may say what a generic word of an archetype
+    needs beside it (`WEAK_KEYS`: Replicate's "models" are AI models), never choose an archetype."""
     first_text = words(texts[0]) if texts else []
     first_names = words(" ".join(texts[0].split()[:2])) if texts else []  # the entity's and its first tool's names
     # tool descriptions speak to the person calling them ("after the user chooses a week", "in your account"):
@@ -456,9 +466,14 @@ def topic_for(texts: list[str], on_chain: bool = True) -> tuple[str, list[F]]:
         if name == "person" and first and not {first[0], singular(first[0])} & (set(keys) | PERSON_ENTITIES | PERSON_PARTS):
             continue  # a player's heroes or a user's settings are no people: the entity's own noun says
         hit = (sing | set(toks)) & set(keys)
-        if name in WEAK_KEYS and hit and hit <= WEAK_KEYS[name][0] and not (sing | set(toks)) & WEAK_KEYS[name][1] \
+        said_too = sing | set(toks) | (context if name in SERVICE_SAYS else frozenset())
+        if name in WEAK_KEYS and hit and hit <= WEAK_KEYS[name][0] and not said_too & WEAK_KEYS[name][1] \
                 and not (on_chain and name in ("place", "chain")):  # on a chain an address is the chain's
             continue  # an artwork is an "item" and a Fibery database a "project": no product, no code package
+        if name == "model" and hit <= {"model"} and (sing | set(toks)) & OTHER_MODELS:
+            continue  # a mental model, an Anki note type or a dashboard's data model is no AI model
+        if name == "scan" and (sing | set(toks)) & {"key", "keys", "redis", "cursor", "barcode", "qr", "qrcode"}:
+            continue  # Redis' SCAN of keys or a barcode scan is no security scan
         if name == "definition" and not sing & DICTIONARY_WORDS:
             continue  # a subscription's, a workflow's or a type's definition is no word in a dictionary
         if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
