@@ -1716,3 +1716,24 @@ def test_a_redis_scan_is_no_security_scan_and_a_mental_model_no_ai_model() -> No
     assert topics("anki", "Anki flashcards.", tool("list_models", "List the note models.", {}))["model"] != "model"
     assert topics("replicate", "Run AI models in the cloud.", tool("list_models", "List models.", {}))["model"] == "model"
     assert topics("airflow", "Apache Airflow.", tool("list_connections", "List connections.", {}))["connection"] != "resource"
+
+
+def test_a_measure_is_in_the_unit_its_record_names() -> None:
+    """System Resource Monitor's disk space answered a value "in km". A record's unit follows what it
+    measures: a disk's space in GB, a CPU's usage in percent."""
+    srv = server("monitor", tool("get_disk_space", "Returns the disk space usage for the largest drive.", {}),
+                 tool("get_cpu_usage", "Returns the CPU usage statistics.", {}))
+    env = Environment([build_service(infer_plan(srv, "monitor"))], seed=2)
+    units = {name: env.step({"name": f"monitor__{name}", "arguments": {}}).data.get("unit") for name in ("get_disk_space", "get_cpu_usage")}
+    assert units == {"get_disk_space": "GB", "get_cpu_usage": "%"}, units
+
+
+def test_a_citys_weather_lies_at_the_city() -> None:
+    """Berlin's weather answered latitude 41.6 and longitude -116.1 (Idaho). A record about a city of
+    the world lies at that city, seeded or looked up."""
+    out = {"type": "object", "properties": {"city": S, "latitude": N, "longitude": N, "temperature_c": N}}
+    srv = server("weather", tool("get_weather_by_city", "Get the current weather of a city.", {"city": S}, ("city",), out=out))
+    env = Environment([build_service(infer_plan(srv, "weather"))], seed=2)
+    for city, (lat, lon) in (("Berlin", (52.52, 13.405)), ("Sydney", (-33.8688, 151.2093))):
+        got = env.step({"name": "weather__get_weather_by_city", "arguments": {"city": city}})
+        assert got.ok and (got.data["latitude"], got.data["longitude"]) == (lat, lon), got.content

@@ -18,7 +18,8 @@ from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import EXT_MIME, EXTS, WEB_RESULT, ValueContext, web_hits, coherent_page, coherent_quote, rng_for, slugify, value_for
+from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, coherent_page, coherent_place, coherent_quote, rng_for, slugify,
+                                        value_for, web_hits)
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
@@ -106,6 +107,7 @@ class CompiledService(Service):
             if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and len(a) == len(b) and b < a:
                 row[start], row[end] = b, a
         coherent_quote(row, rng)
+        coherent_place(row)
         # a file of a known kind has that kind's extension (a Unity `Material` is `.mat`, not `.docx`)
         kind = next((str(row[k]).lower() for k in KIND_FIELDS if isinstance(row.get(k), str)), None)
         ext = EXTENSION_OF_KIND.get(kind or "")
@@ -243,6 +245,7 @@ class CompiledService(Service):
             if isinstance(v, str) and k in (f"{e.entity}_name", f"{e.entity}_title") and "name" in row and e.field("name") is not None:
                 row["name"] = v
         coherent_quote(row, rng)  # a quote looked up by its ticker is that ticker's
+        coherent_place(row)  # a city's weather lies at the city
         coherent_page(row, known.get("url"), ctx.shared_values(0), ctx.world)
         return row
 

@@ -68,6 +68,27 @@ def coherent_page(row: dict[str, Any], url: Any, made: dict[str, Any], world: Wo
             row[k] = v
 
 
+# where the world's cities are (their centres), so a record about one lies there
+CITY_COORDS: dict[str, tuple[float, float]] = {
+    "Boston": (42.3601, -71.0589), "Austin": (30.2672, -97.7431), "Denver": (39.7392, -104.9903), "Seattle": (47.6062, -122.3321),
+    "Toronto": (43.6532, -79.3832), "London": (51.5074, -0.1278), "Berlin": (52.52, 13.405), "Paris": (48.8566, 2.3522),
+    "Madrid": (40.4168, -3.7038), "Lisbon": (38.7223, -9.1393), "Amsterdam": (52.3676, 4.9041), "Dublin": (53.3498, -6.2603),
+    "Singapore": (1.3521, 103.8198), "Tokyo": (35.6762, 139.6503), "Sydney": (-33.8688, 151.2093),
+}
+
+
+def coherent_place(row: dict[str, Any]) -> None:
+    """A record about a city of the world (its weather, a place in it) lies at that city: its latitude
+    and longitude are the city's, not numbers drawn on their own (Berlin's weather was at 41.6, -116.1)."""
+    city = next((row[k] for k in ("city", "location", "name") if isinstance(row.get(k), str) and row[k].split(",")[0] in CITY_COORDS), None)
+    if city is None:
+        return
+    lat, lon = CITY_COORDS[city.split(",")[0]]
+    for k, v in (("latitude", lat), ("lat", lat), ("longitude", lon), ("lon", lon), ("lng", lon)):
+        if isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool):
+            row[k] = v
+
+
 def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     """A record about a known ticker: its name is the ticker's, its prices near where it trades (in USD),
     and a bar's high and low bound its open and close."""
@@ -1306,7 +1327,7 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"isbn"}, lambda r, c, p, n: f"978{r.randint(1000000000, 9999999999)}"),
     ({"selector"}, lambda r, c, p, n: f"#{r.choice(WORDS)}"),
     ({"branch"}, lambda r, c, p, n: r.choice(["main", "develop", f"feature/{r.choice(WORDS)}"])),
-    ({"unit", "units"}, lambda r, c, p, n: r.choice(["metric", "imperial", "kg", "km", "USD"])),
+    ({"unit", "units"}, lambda r, c, p, n: unit_for(set(words(c.entity))) or r.choice(["count", "%", "ms", "GB"])),
     ({"period", "interval", "range", "timeframe"}, lambda r, c, p, n: r.choice(["1d", "7d", "30d", "1y"])),
     ({"source"}, lambda r, c, p, n: r.choice(SOURCES)),
     ({"mime", "mimetype", "content_type"}, lambda r, c, p, n: r.choice(["text/plain", "application/json", "image/png"])),
@@ -1537,6 +1558,25 @@ def _diff(rng: random.Random, ctx: ValueContext, n: int) -> str:
     old, new = rng.choice(CODE_LINES)
     path = f"src/{_repo(rng, ctx, n).split('-')[0]}/core.py"
     return f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -12,3 +12,3 @@\n-    {old}\n+    {new}\n"
+
+
+UNITS: list[tuple[frozenset[str], str]] = [
+    (frozenset({"space", "disk", "storage", "memory", "ram", "quota", "size", "volume", "drive"}), "GB"),
+    (frozenset({"latency", "duration", "response", "uptime", "time"}), "ms"),
+    (frozenset({"rate", "percent", "percentage", "usage", "utilization", "ratio", "share", "cpu"}), "%"),
+    (frozenset({"price", "revenue", "cost", "balance", "spend", "budget", "sales"}), "USD"),
+    (frozenset({"temperature", "temp"}), "°C"),
+    (frozenset({"distance", "route", "length"}), "km"),
+    (frozenset({"weight", "mass"}), "kg"),
+    (frozenset({"speed", "bandwidth", "throughput"}), "Mbps"),
+]
+
+
+def unit_for(ws: set[str]) -> str | None:
+    """The unit a record about these words is measured in (a disk's space in GB, a latency in ms); None
+    when they do not say."""
+    sing = ws | {singular(w) for w in ws}
+    return next((unit for keys, unit in UNITS if sing & keys), None)
 
 
 def _metric(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, int, int]:
