@@ -493,6 +493,7 @@ def test_value_pools_survive_the_bounded_cache_being_emptied() -> None:
     ("acme__ticket_status", "ticket", "changed", "update a ticket"),
     ("acme__addComment", "comment", "added", "add a comment"),
     ("acme__send_email", "email", "added", "send an email"),
+    ("playwright__playwright_navigate", "browser_page", "added", "open a page"),  # it said "create a browser page"
 ])
 def test_a_write_is_said_with_its_verb_and_the_record_it_makes(tool: str, entity: str, op: str, said: str) -> None:
     from compoworld.tasks.instruction import write_verb

@@ -145,6 +145,8 @@ def write_verb(tool: str, entity: str, op: str) -> str:
     nowhere (`canvas`), where the op says it (an insert creates, a change updates)."""
     service, _, local = tool.partition("__")
     ws = [w for w in words(local) if w not in set(words(service))] or words(local)
+    if set(ws) & {"navigate", "goto"}:
+        return "open a page"  # a browser's navigation opens the page of its URL; no one "creates a browser page"
     at = next((i for i, w in enumerate(ws) if w in WRITE_VERBS), None)
     verb = ("create" if ws[at] == "new" else ws[at]) if at is not None else ("create" if op == "added" else "update")
     rest = [w for w in (ws[at + 1:] or ws[:at]) if w not in _FILLER] if at is not None else [w for w in ws if w not in _FILLER]
