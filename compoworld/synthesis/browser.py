@@ -29,7 +29,8 @@ OTHER_THINGS = frozenset({"tab", "tabs", "session", "codegen", "profile", "group
                           "dialog", "file", "files", "local", "elements", "links", "clickable", "interactive"})
 
 
-def _url_param(names: list[str]) -> str | None:
+def url_param(names: list[str]) -> str | None:
+    """The parameter among `names` that takes a page's address."""
     return next((n for n in names if n.lower().replace("-", "_") in URL_PARAMS), None)
 
 
@@ -37,7 +38,7 @@ def browser_kind(name: str, params: list[str]) -> BrowserKind | None:
     """What a tool of a browser service does to the session, from its name's words and its
     parameters' names; None for a tool that is no page tool (a tab list, a codegen session)."""
     ws = set(words(name))
-    url = _url_param(params)
+    url = url_param(params)
     if ws & OTHER_THINGS:
         return None
     if "back" in ws and ws & (NAVIGATE_WORDS | {"go", "history"}):
@@ -100,7 +101,7 @@ def _markup_field(t: ToolPlan) -> str:
     return next((m for m in ("html", "markdown", "snapshot") if m in ws), "text")
 
 
-def _first_text(t: ToolPlan, args: dict[str, Any], prefer: tuple[str, ...]) -> Any:
+def _first_text(args: dict[str, Any], prefer: tuple[str, ...]) -> Any:
     for name in prefer:
         for k, v in args.items():
             if k.lower() == name and v is not None:
@@ -115,7 +116,7 @@ def run_browser(svc: Any, t: ToolPlan, args: dict[str, Any], world: Any) -> dict
     pages = list(table)
     cur = next((i for i, r in enumerate(pages) if r.get("current")), None)
     if t.browser == "navigate":
-        url = args.get(_url_param(list(args)) or "")
+        url = args.get(url_param(list(args)) or "")
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise ToolError("give the page's address as an http:// or https:// URL")
         if cur is not None:  # a new page ends the forward history, as in a browser
@@ -137,8 +138,8 @@ def run_browser(svc: Any, t: ToolPlan, args: dict[str, Any], world: Any) -> dict
         table.update(pages[to]["id"], current=True)
         return {"url": pages[to]["url"], "title": pages[to]["title"]}
     if t.browser == "interact":
-        target = _first_text(t, args, ("selector", "element", "ref", "target", "text", "key", "locator", "xpath"))
-        value = _first_text(t, args, ("value", "text", "values", "option", "key", "input"))
+        target = _first_text(args, ("selector", "element", "ref", "target", "text", "key", "locator", "xpath"))
+        value = _first_text(args, ("value", "text", "values", "option", "key", "input"))
         action = t.verb or words(t.original)[-1]
         table.update(page["id"], events=list(page.get("events") or []) + [{"action": action, "target": target, "value": value}])
         return {"url": page["url"], "title": page["title"], "action": action, "target": target, "value": value, "ok": True}

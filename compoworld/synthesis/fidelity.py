@@ -889,15 +889,13 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
 def _check_session(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec: _Rec) -> None:
     """A browser service's page tools act on one session (see the module's docstring). What each
     tool should do comes from its spec's name and parameters, not from what it was compiled to."""
-    from types import SimpleNamespace
-
-    from compoworld.synthesis.browser import BROWSER_PAGES, browser_kind, is_browser
+    from compoworld.synthesis.browser import BROWSER_PAGES, browser_kind, is_browser, url_param
 
     named = {n: (t.name, list(t.input_schema.get("properties") or {})) for n, t in tools.items()}
     if not is_browser(list(named.values())):
         return
-    page_tools = {n: SimpleNamespace(browser=k) for n, (orig, ps) in named.items() if (k := browser_kind(orig, ps)) is not None}
-    nav = next((n for n, t in page_tools.items() if t.browser == "navigate"), None)
+    page_tools = {n: k for n, (orig, ps) in named.items() if (k := browser_kind(orig, ps)) is not None}  # name -> kind
+    nav = next((n for n, k in page_tools.items() if k == "navigate"), None)
     if nav is None or BROWSER_PAGES not in getattr(cls, "_ents", {}):
         for n in page_tools:
             rec.add("session", n, "fail", "a page tool of a browser service that holds no session")
@@ -909,24 +907,21 @@ def _check_session(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec:
         args = schema_arguments(specs[name], env, svc, random.Random(43), given=given)
         return _call(env, svc, name, args) if args is not None else None
 
-    def url_param(name: str) -> str:
-        return next(p for p in (specs[name].input_schema.get("properties") or {}) if snake(p) in ("url", "uri", "href", "link", "page_url", "target_url"))
-
     def current() -> dict[str, Any] | None:
         return next((r for r in env.services[svc].db[BROWSER_PAGES] if r.get("current")), None)
 
-    for n, t in page_tools.items():  # nothing is open yet
-        obs = call(n) if t.browser != "navigate" else None
-        if obs is not None and obs.ok and t.browser != "close":
+    for n, k in page_tools.items():  # nothing is open yet
+        obs = call(n) if k != "navigate" else None
+        if obs is not None and obs.ok and k != "close":
             problems[n].append("answered before any page was opened")
     first, second = "https://example.com/pricing-plans", "https://example.org/docs/release-notes"
     for url in (first, second):
-        obs = call(nav, **{url_param(nav): url})
+        obs = call(nav, **{url_param(named[nav][1]) or "url": url})
         if obs is None or not obs.ok or (obs.data or {}).get("url") != url:
             problems[nav].append(f"navigating to {url} did not open it ({obs.error if obs else 'no arguments'})")
             break
     else:
-        moves = {t.browser: n for n, t in page_tools.items() if t.browser in ("back", "forward")}
+        moves = {k: n for n, k in page_tools.items() if k in ("back", "forward")}
         if "back" in moves:
             obs = call(moves["back"])
             if obs is None or not obs.ok or (obs.data or {}).get("url") != first:
@@ -936,18 +931,18 @@ def _check_session(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec:
                 if obs is None or not obs.ok or (obs.data or {}).get("url") != second:
                     problems[moves["forward"]].append("going forward did not return to the later page")
         shown = (current() or {}).get("url") or second
-        for n, t in page_tools.items():
-            if t.browser in ("read", "screenshot"):
+        for n, k in page_tools.items():
+            if k in ("read", "screenshot"):
                 obs = call(n)
                 if obs is None or not obs.ok or (obs.data or {}).get("url") != shown:
                     problems[n].append(f"did not answer the open page {shown}")
-            elif t.browser == "interact":
+            elif k == "interact":
                 before = len((current() or {}).get("events") or [])
                 obs = call(n)
                 if obs is not None and obs.ok and len((current() or {}).get("events") or []) != before + 1:
                     problems[n].append("the page does not remember the action")
-        closes = [n for n, t in page_tools.items() if t.browser == "close"]
-        reads = [n for n, t in page_tools.items() if t.browser in ("read", "screenshot")]
+        closes = [n for n, k in page_tools.items() if k == "close"]
+        reads = [n for n, k in page_tools.items() if k in ("read", "screenshot")]
         if closes and reads:
             obs = call(closes[0])
             after = call(reads[0])

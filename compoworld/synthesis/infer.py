@@ -702,13 +702,12 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         _collect_fields(t, e)
     plans_e: dict[str, EntityPlan] = {}
     reserved = {ACTION_LOG, SIMULATIONS}
+    context = frozenset(server_words | set(words(server.description or "")))  # what the service says of itself
+    chain = chain_of(f"{service_name} {server.description or ''}")
     for name, e in ents.items():
         if not any(t.entity == name and t.op != "action" for t in infos):
             continue
-        ep = _entity_plan(e, service_name, [x.prefix for x in plans_e.values()] + ["act", "sim"],
-                          reversing(server_words | set(words(server.description or ""))),
-                          chain_of(f"{service_name} {server.description or ''}"),
-                          frozenset(server_words | set(words(server.description or ""))))
+        ep = _entity_plan(e, service_name, [x.prefix for x in plans_e.values()] + ["act", "sim"], reversing(context), chain, context)
         if ep.collection in reserved:
             ep.collection = f"{ep.collection}_items"
         plans_e[name] = ep

@@ -316,14 +316,21 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
                                                                                           "port", "region", "node", "tunnel", "database", "db"})),
     "chain": (frozenset({"address"}), frozenset({"wallet", "blockchain", "chain", "token", "eth", "btc", "crypto", "onchain", "contract",
                                                  "transaction", "hash", "ens", "solana", "bitcoin", "ethereum", "evm"})),
+    # a subscription's, a workflow's or a type's definition is no word in a dictionary
+    "definition": (frozenset({"definition"}), frozenset({"dictionary", "word", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation",
+                                                         "meaning", "vocabulary", "lexical", "lexicon", "etymology", "slang", "idiom"})),
+}
+# Archetypes words beside their own rule out: (their words, the words that rule them out). A mental
+# model, an Anki note type or a dashboard's data model is no AI model; Redis' SCAN of keys or a barcode
+# scan is no security scan.
+RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "model": (frozenset({"model"}), frozenset({"mental", "mentalmodel", "note", "anki", "flashcard", "card", "thought", "thinking", "framework",
+                                               "dashboard", "chart", "vizro", "mesh", "blender", "unity", "schema", "config", "configuration", "state"})),
+    "scan": (frozenset({"scan"}), frozenset({"key", "keys", "redis", "cursor", "barcode", "qr", "qrcode"})),
 }
 # where the service's own name or description may say it (a Kubernetes service's instances are servers); a
 # service about code does not make each of its projects a code package
 SERVICE_SAYS = frozenset({"resource"})
-OTHER_MODELS = frozenset({"mental", "mentalmodel", "note", "anki", "flashcard", "card", "thought", "thinking", "framework",
-                          "dashboard", "chart", "vizro", "mesh", "blender", "unity", "schema", "config", "configuration", "state"})
-DICTIONARY_WORDS = frozenset({"dictionary", "word", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation", "meaning", "vocabulary",
-                              "lexical", "lexicon", "etymology", "slang", "idiom"})
 # a web page is the record of a tool whose entity is one (`fetch_html`, `firecrawl_scrape` of a page) or
 # that fetches one by its address: a browser profile, a scraped flight or a binding site is none
 WEBPAGE_ENTITIES = frozenset({"webpage", "website", "html", "url", "page", "web", "markdown"})
@@ -486,17 +493,14 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
             continue
         if name == "person" and first and not {first[0], singular(first[0])} & (set(keys) | PERSON_ENTITIES | PERSON_PARTS):
             continue  # a player's heroes or a user's settings are no people: the entity's own noun says
-        hit = (sing | set(toks)) & set(keys)
-        said_too = sing | set(toks) | (context if name in SERVICE_SAYS else frozenset())
-        if name in WEAK_KEYS and hit and hit <= WEAK_KEYS[name][0] and not said_too & WEAK_KEYS[name][1] \
+        present = sing | set(toks)
+        hit = present & set(keys)
+        if name in WEAK_KEYS and hit and hit <= WEAK_KEYS[name][0] \
+                and not (present | (context if name in SERVICE_SAYS else frozenset())) & WEAK_KEYS[name][1] \
                 and not (on_chain and name in ("place", "chain")):  # on a chain an address is the chain's
             continue  # an artwork is an "item" and a Fibery database a "project": no product, no code package
-        if name == "model" and hit <= {"model"} and (sing | set(toks)) & OTHER_MODELS:
-            continue  # a mental model, an Anki note type or a dashboard's data model is no AI model
-        if name == "scan" and (sing | set(toks)) & {"key", "keys", "redis", "cursor", "barcode", "qr", "qrcode"}:
-            continue  # Redis' SCAN of keys or a barcode scan is no security scan
-        if name == "definition" and not sing & DICTIONARY_WORDS:
-            continue  # a subscription's, a workflow's or a type's definition is no word in a dictionary
+        if name in RULED_OUT and hit <= RULED_OUT[name][0] and present & RULED_OUT[name][1]:
+            continue
         if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
             continue  # a heroku plan upgrade or a query's cost estimate is no analyst's call on a stock
         if name == "market_cap" and not sing & {"market", "capitalization", "stock"}:
