@@ -1737,3 +1737,55 @@ def test_a_citys_weather_lies_at_the_city() -> None:
     for city, (lat, lon) in (("Berlin", (52.52, 13.405)), ("Sydney", (-33.8688, 151.2093))):
         got = env.step({"name": "weather__get_weather_by_city", "arguments": {"city": city}})
         assert got.ok and (got.data["latitude"], got.data["longitude"]) == (lat, lon), got.content
+
+
+def test_a_new_record_is_named_from_its_own_values_and_holds_nothing_yet() -> None:
+    """A folder made at `/docs/new` is `new`, holds 0 items and was modified when it was made; a MIDI
+    track made by index is named by its kind and number; neither comes back with null names."""
+    srv = server(
+        "desk",
+        tool("create_directory", "Create a new directory.", {"path": S}, ("path",)),
+        tool("list_directory", "Get a detailed listing of all files and directories in a specified path.", {"path": S}, ("path",)),
+        tool("create_midi_track", "Create a new MIDI track in the session.", {"index": I}),
+        tool("get_track_info", "Get information about a track.", {"track_index": I}, ("track_index",)),
+    )
+    env = Environment([build_service(infer_plan(srv, "desk"))], seed=3)
+    folder = env.step({"name": "desk__create_directory", "arguments": {"path": "/docs/new"}}).data
+    assert folder["name"] == "new" and folder["item_count"] == 0
+    assert folder["modified_at"] == folder["created_at"] is not None
+    track = env.step({"name": "desk__create_midi_track", "arguments": {"index": 2}}).data
+    assert re.fullmatch(r"Track \d+", track["name"]), track
+
+
+def test_a_tool_that_converts_and_saves_makes_a_record_and_is_no_lookup() -> None:
+    """`convert_plan_to_tasks` ("Convert a plan into a task list and save it") had been a read-only
+    lookup that answered a stored plan; it makes one, and the kind check now reads "and save it"."""
+    srv = server(
+        "organizer",
+        tool("create_task_list", "Create a new task list and save it to the .tasks folder.", {"title": S, "description": S}, ("title",)),
+        tool("convert_plan_to_tasks", "Convert a Cursor agent's plan text into a formatted Markdown task list and save it.",
+             {"plan_text": S, "title": S}, ("plan_text", "title")),
+    )
+    plan = infer_plan(srv, "organizer")
+    convert = next(t for t in plan.tools if t.name == "convert_plan_to_tasks")
+    assert convert.op == "create"
+    env = Environment([build_service(plan)], seed=3)
+    made = [env.step({"name": "organizer__convert_plan_to_tasks", "arguments": {"plan_text": "1. draft\n2. ship", "title": "Launch"}}).data
+            for _ in range(2)]
+    assert made[0]["id"] != made[1]["id"] and made[0]["plan_text"] == "1. draft\n2. ship"
+    lookup = broken(srv, "convert_plan_to_tasks", op="lookup", read_only=True)
+    assert results(srv, lookup)[("convert_plan_to_tasks", "kind")] == ["fail"]
+
+
+def test_a_python_dictionary_or_a_papers_key_words_are_no_dictionary_words() -> None:
+    """Home Assistant's system overview ("Returns: A dictionary containing ..."), Unstructured's jobs and
+    PubMed's key-word search answered dictionary words ("serendipity, noun"). "Word" alone, or a
+    docstring's Python dict, is no dictionary; a Dictionary API's definitions still are."""
+    srv = server("home", tool("system_overview", "Get a comprehensive overview of the entire Home Assistant system.\n\n"
+                                                 "Returns:\n    A dictionary containing:\n    - total_entities: Total count", {}),
+                 tool("search_pubmed_key_words", "Search for articles on PubMed using key words.", {"key_words": S}, ("key_words",)))
+    books = server("books", tool("get_definitions", "Get definitions for a word using Dictionary API.\n\n    Args:\n        word: The word",
+                                 {"word": S}, ("word",)))
+    topics = {e.entity: e.topic for e in infer_plan(srv, "home").entities}
+    assert "definition" not in topics.values(), topics
+    assert [e.topic for e in infer_plan(books, "books").entities] == ["definition"]

@@ -51,7 +51,7 @@ from compoworld.services.sampling import schema_arguments
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
-from compoworld.synthesis.naming import singular, snake, words
+from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
 from compoworld.synthesis.world import PLACEHOLDER
 
@@ -100,6 +100,8 @@ class ToolIntent:
         if verb is None:
             first = words(spec.description.split(".")[0])[:1]
             verb = next((w for w in first if w in WRITE_VERBS or w in READ_VERBS), None)
+        if verb is None and says_it_keeps(spec.description):
+            verb = "save"
         self.verb = verb
         self.nouns = {singular(w) for w in ws if w != verb and w not in WRITE_VERBS and w not in READ_VERBS and len(w) > 2}
         content = [singular(w) for w in ws if singular(w) in self.nouns and w not in ATTR_WORDS]

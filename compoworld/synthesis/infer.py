@@ -20,7 +20,7 @@ from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
 from compoworld.synthesis.loader import ServerSpec, ToolIn
-from compoworld.synthesis.naming import is_plural, plural, sha1_tag, shorten, singular, snake, unique, words
+from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_tag, shorten, singular, snake, unique, words
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
@@ -511,6 +511,9 @@ def _classify(t: TInfo) -> None:
     if comp is not None and (comp in ("uuid", "password", "lorem", "random_number") or
                              (comp.startswith(("arith_", "math_")) and all(p.type in ("number", "integer", "array") for p in t.params))):
         t.op, t.compute = "compute", comp  # `add(a, b)` adds numbers and `log(x)` takes a logarithm; neither writes anything
+        return
+    if vclass in ("compute", "") and says_it_keeps(t.tool.description):
+        t.op = "create"  # what it makes is kept: calling it twice makes two, it is no lookup
         return
     if vclass == "generate" or (vclass in ("get", "") and t.head in GEN_NOUNS and any(p.snake in ("prompt", "question", "instructions", "instruction") for p in t.params)):
         t.op = "lookup" if toks & COMPUTABLE_NOUNS or t.head in COMPUTABLE_NOUNS else "world_model"

@@ -205,3 +205,13 @@ def is_numbered_name(value: str, entity: str) -> bool:
     """Whether a record's name only numbers it among its kind ("Bank 1" for a bank, "Biorxiv 12"):
     nothing a person would call it by."""
     return re.fullmatch(re.escape(entity.replace("_", " ")) + r"s? \d+", value.strip(), re.IGNORECASE) is not None
+
+
+_SAVES = re.compile(r"\band (?:then )?(?:save|saves|store|stores|persist|persists)\b", re.I)
+
+
+def says_it_keeps(description: str) -> bool:
+    """Whether a description's first sentence says the tool keeps what it makes ("Convert a plan into a
+    Markdown task list and save it", "Isolate audio from a file and save the output file"): such a tool
+    changes something, whatever its first verb."""
+    return bool(_SAVES.search(re.split(r"(?<=[.!?])\s", description.strip(), 1)[0]))

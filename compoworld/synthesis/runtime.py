@@ -318,7 +318,7 @@ class CompiledService(Service):
         sf = e.status_field
         if t.target_status and sf:
             row[sf] = t.target_status
-        return row
+        return _derived(e, table, row, self.now())
 
     def _create(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
         table = self.db[e.collection]
@@ -630,6 +630,43 @@ def _equal(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, str) or isinstance(a, str) and isinstance(b, (int, float)):
         return str(a) == str(b)
     return a == b
+
+
+# What a new record's own values say of the fields no argument gave: a folder made at `/docs/new` is
+# called `new` and holds nothing yet, and it was modified when it was made. The archetype's `name`
+# of a record no tool names otherwise is its key, its title or its kind and number ("Track 3").
+_PATH_FIELDS = ("path", "file_path", "filepath", "filename", "file_name", "url", "uri")
+_TITLE_FIELDS = ("title", "name", "label", "subject", "display_name")
+_MODIFIED_FIELDS = frozenset({"modified_at", "modified", "last_modified", "last_modified_at", "modified_time", "mtime", "created_at",
+                              "updated_at", "last_updated", "last_updated_at"})
+
+
+def _derived(e: EntityPlan, table: Table, row: Record, now: str) -> Record:
+    for f in e.fields:
+        if row.get(f.name) is not None or f.role in ("id", "key", "ref", "status"):
+            continue
+        if f.name in ("name", "title") and (f.role == "title" or f.sem == "title"):
+            row[f.name] = _natural_name(e, table, row, f.name)
+        elif main_type(f.shape) == "integer" and (f.name.endswith("_count") or f.name.startswith(("num_", "number_of_"))):
+            row[f.name] = 0
+        elif f.name in _MODIFIED_FIELDS and f.sem in ("datetime", None) and main_type(f.shape) in ("string", None):
+            row[f.name] = now
+    return row
+
+
+def _natural_name(e: EntityPlan, table: Table, row: Record, own: str) -> str:
+    for name in _PATH_FIELDS:
+        v = row.get(name)
+        if isinstance(v, str) and v.strip("/ "):
+            return v.rstrip("/").rsplit("/", 1)[-1]
+    for name in _TITLE_FIELDS:
+        v = row.get(name)
+        if name != own and isinstance(v, str) and v.strip():
+            return v
+    key = next((row[f.name] for f in e.fields if f.role == "key" and isinstance(row.get(f.name), str) and row[f.name].strip()), None)
+    if key is not None:
+        return key
+    return f"{e.entity.replace('_', ' ').capitalize()} {table.seq}"
 
 
 def _find(table: Table, conds: list[tuple[str, str, Any]]) -> Record | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable
@@ -317,8 +318,10 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "chain": (frozenset({"address"}), frozenset({"wallet", "blockchain", "chain", "token", "eth", "btc", "crypto", "onchain", "contract",
                                                  "transaction", "hash", "ens", "solana", "bitcoin", "ethereum", "evm"})),
     # a subscription's, a workflow's or a type's definition is no word in a dictionary
-    "definition": (frozenset({"definition"}), frozenset({"dictionary", "word", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation",
-                                                         "meaning", "vocabulary", "lexical", "lexicon", "etymology", "slang", "idiom"})),
+    # and a paper search's "key words" no word of one; a word's definitions are
+    "definition": (frozenset({"definition", "word"}), frozenset({"definition", "word", "dictionary", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation",
+                                                                 "meaning", "vocabulary", "lexical", "lexicon", "etymology", "slang", "idiom",
+                                                                 "wordnet", "spelling", "rhyming", "homophone"})),
 }
 # Archetypes words beside their own rule out: (their words, the words that rule them out). A mental
 # model, an Anki note type or a dashboard's data model is no AI model; Redis' SCAN of keys or a barcode
@@ -330,7 +333,10 @@ RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 # where the service's own name or description may say it (a Kubernetes service's instances are servers); a
 # service about code does not make each of its projects a code package
-SERVICE_SAYS = frozenset({"resource"})
+SERVICE_SAYS: dict[str, frozenset[str]] = {"resource": WEAK_KEYS["resource"][1], "definition": WEAK_KEYS["definition"][1]}
+# a docstring's "Returns: A dictionary containing ..." is a Python dict, not a dictionary of words
+PYTHON_DICT = re.compile(r"\b(?:returns?:?|dict:)\s+(?:an?\s+)?dictionary\b|\b(?:an?|as\s+a)\s+dictionary\s+(?:containing|with|of|mapping|where)\b"
+                         r"|\bdictionary\s+(?:containing|of\s+\w+\s+(?:and|with))\b", re.I)
 # a web page is the record of a tool whose entity is one (`fetch_html`, `firecrawl_scrape` of a page) or
 # that fetches one by its address: a browser profile, a scraped flight or a binding site is none
 WEBPAGE_ENTITIES = frozenset({"webpage", "website", "html", "url", "page", "web", "markdown"})
@@ -472,6 +478,8 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
     # "user" or "account" makes a record a person only when a name (the entity's, a tool's) says it
     said = {w for t in texts for w in words(t.split(" ", 1)[0])} | set(first_names)
     drop = (set() if said & INCIDENTAL_WORDS else set(INCIDENTAL_WORDS)) | (set() if on_chain else set(AUTH_TOKENS))
+    if any(PYTHON_DICT.search(t) for t in texts) and all(t.lower().count("dictionar") == len(PYTHON_DICT.findall(t)) for t in texts):
+        drop.add("dictionary")
     toks = [w for t in texts for w in words(t) if w not in drop]
     sing = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in toks}
     best, best_score = ("", DEFAULT_TOPIC), 0.0
@@ -495,8 +503,10 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
             continue  # a player's heroes or a user's settings are no people: the entity's own noun says
         present = sing | set(toks)
         hit = present & set(keys)
+        # what else is said: one weak word of an archetype is no evidence for itself
+        said_beside = present & WEAK_KEYS[name][1] - (hit if len(hit) == 1 else frozenset()) if name in WEAK_KEYS else frozenset()
         if name in WEAK_KEYS and hit and hit <= WEAK_KEYS[name][0] \
-                and not (present | (context if name in SERVICE_SAYS else frozenset())) & WEAK_KEYS[name][1] \
+                and not said_beside and not context & SERVICE_SAYS.get(name, frozenset()) \
                 and not (on_chain and name in ("place", "chain")):  # on a chain an address is the chain's
             continue  # an artwork is an "item" and a Fibery database a "project": no product, no code package
         if name in RULED_OUT and hit <= RULED_OUT[name][0] and present & RULED_OUT[name][1]:
