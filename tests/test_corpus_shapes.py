@@ -140,6 +140,30 @@ def test_draft_04_schemas_are_normalized_not_rejected(tmp_path: Path) -> None:
     assert server.tools[0].input_schema["properties"]["amount"]["exclusiveMinimum"] == 0
 
 
+def test_parameters_written_beside_properties_are_the_tools_parameters(tmp_path: Path) -> None:
+    """Gmail AutoAuth, Excel and DICOM wrote their parameters next to an empty `properties`: the tools
+    took no argument at all (`delete_worksheet` could name no sheet). They are lifted into `properties`,
+    required only where `required` says so, and a stray keyword of JSON Schema stays what it is."""
+    stray = {"type": "object", "properties": {}, "additionalProperties": False,
+             "filepath": {"type": "string", "description": "Path to the Excel file"},
+             "sheet_name": {"type": "string", "description": "Name of the sheet to delete"}, "required": ["filepath"]}
+    tools = [{"name": "create_worksheet", "description": "Create a new worksheet in a workbook.",
+              "inputSchema": {"type": "object", "properties": {"filepath": {"type": "string"}, "sheet_name": {"type": "string"}}}},
+             {"name": "delete_worksheet", "description": "Delete a worksheet from a workbook.", "inputSchema": stray}]
+    server, cls = _compile(tmp_path, tools, "sheets")
+    schema = server.tools[1].input_schema
+    assert set(schema["properties"]) == {"filepath", "sheet_name"} and schema["required"] == ["filepath"]
+    assert schema["additionalProperties"] is False and "filepath" not in {k for k in schema if k != "properties"} - {"required"}
+    env = Environment([cls], seed=1)
+    made = env.step({"name": "sheets__create_worksheet", "arguments": {"filepath": "/books/q3.xlsx", "sheet_name": "Budget"}})
+    assert made.ok, made.error
+    gone = env.step({"name": "sheets__delete_worksheet", "arguments": {"filepath": "/books/q3.xlsx", "sheet_name": "Budget"}})
+    assert gone.ok, gone.error
+    again = env.step({"name": "sheets__delete_worksheet", "arguments": {"filepath": "/books/q3.xlsx", "sheet_name": "Budget"}})
+    assert again.error_kind == "not_found"  # the sheet it named is gone: a delete, not a logged action
+    assert env.step({"name": "sheets__delete_worksheet", "arguments": {"sheet_name": "Budget"}}).error_kind == "invalid_arguments"
+
+
 TREE = {"type": "object", "properties": {"name": {"type": "string"}, "root": {"$ref": "#/$defs/section"}},
         "required": ["name", "root"],
         "$defs": {"section": {"type": "object", "properties": {"title": {"type": "string"},

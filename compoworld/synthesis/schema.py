@@ -290,6 +290,35 @@ def upgrade_draft(schema: Any) -> Any:
 
 # -- normalization ----------------------------------------------------------------------------
 
+# The keywords of JSON Schema (2020-12 and the drafts before it) an object schema may carry beside its properties.
+_KEYWORDS = frozenset({
+    "$schema", "$id", "$ref", "$defs", "$comment", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "id",
+    "type", "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
+    "maxProperties", "dependencies", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "definitions",
+    "title", "description", "default", "examples", "example", "deprecated", "readOnly", "writeOnly", "nullable",
+    "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "enum", "const", "format", "items", "prefixItems",
+    "additionalItems", "contains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "contentMediaType",
+    "contentEncoding", "contentSchema",
+})
+_SCHEMA_WORDS = ("type", "description", "enum", "anyOf", "oneOf", "items", "default", "$ref", "format")
+
+
+def lift_stray_properties(schema: dict[str, Any]) -> dict[str, Any]:
+    """Parameters a spec wrote beside `properties` instead of inside it (`{"type": "object", "properties": {},
+    "messageId": {"type": "string", "description": "ID of the email message to delete"}}`: 73 tools of the
+    shipped corpus, Gmail's, Excel's and DICOM's among them) are its parameters: moved into `properties`,
+    optional unless `required` names them. Left where they were, the tool would take no argument at all."""
+    stray = {k: v for k, v in schema.items()
+             if k not in _KEYWORDS and not k.startswith("x-") and isinstance(v, dict) and any(w in v for w in _SCHEMA_WORDS)}
+    if not stray:
+        return schema
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    out = {k: v for k, v in schema.items() if k not in stray}
+    out["properties"] = {**stray, **props}
+    return out
+
+
 def normalize_input_schema(raw: Any) -> dict[str, Any]:
     """The exposed input schema of a tool: a self-contained object schema that rejects unknown
     parameters unless the original explicitly allowed them."""
@@ -297,7 +326,7 @@ def normalize_input_schema(raw: Any) -> dict[str, Any]:
         raw = {"type": "object", "properties": {}}
     if not isinstance(raw, dict):
         raise SchemaProblem("invalid_schema", f"inputSchema must be an object, got {type(raw).__name__}")
-    raw = upgrade_draft(raw)
+    raw = lift_stray_properties(upgrade_draft(raw))
     problem = meta_errors(raw)
     if problem:
         raise SchemaProblem("invalid_schema", problem)
