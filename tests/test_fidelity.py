@@ -1789,3 +1789,40 @@ def test_a_python_dictionary_or_a_papers_key_words_are_no_dictionary_words() -> 
     topics = {e.entity: e.topic for e in infer_plan(srv, "home").entities}
     assert "definition" not in topics.values(), topics
     assert [e.topic for e in infer_plan(books, "books").entities] == ["definition"]
+
+
+DESK = server(
+    "desk",
+    tool("write_file", "Completely replace file contents.", {"path": S, "content": S}, ("path", "content")),
+    tool("read_file", "Read the complete contents of a file.", {"path": S}, ("path",)),
+    tool("create_directory", "Create a new directory or ensure a directory exists.", {"path": S}, ("path",)),
+    tool("list_directory", "Get a detailed listing of all files and directories in a specified path.", {"path": S}, ("path",)),
+)
+
+
+def test_a_directory_listing_shows_what_lies_in_the_directory() -> None:
+    """`list_directory(path)` had answered the folder record at that path (and nothing a write made
+    inside it). It lists the directory's entries: folders first, then files, each with its type;
+    directories only implied by deeper paths too; a path nothing lies under is not found."""
+    env = Environment([build_service(infer_plan(DESK, "desk"))], seed=3)
+    step = lambda name, **args: env.step({"name": f"desk__{name}", "arguments": args})  # noqa: E731
+    assert step("write_file", path="/docs/a.md", content="hello").ok and step("create_directory", path="/docs/new").ok
+    assert step("write_file", path="/docs/deep/b.md", content="x").ok
+    listed = step("list_directory", path="/docs").data["items"]
+    assert [(i["name"], i["type"]) for i in listed] == [("deep", "directory"), ("new", "directory"), ("a.md", "file")]
+    assert listed[2]["size"] == 5
+    assert step("list_directory", path="/nowhere").error_kind == "not_found"
+    top = step("list_directory", path="/").data["items"]
+    assert {"docs"} <= {i["name"] for i in top} and all(i["path"].count("/") == 1 for i in top)
+    seeded = [r for r in env.services["desk"].db["directories"].rows.values() if r["id"] != listed[1]["id"]]
+    for folder in seeded[:3]:  # a seeded folder holds as many items as its listing shows
+        assert folder["item_count"] == step("list_directory", path=folder["path"]).data["total"]
+
+
+def test_directory_check_catches_a_listing_that_answers_the_records_at_its_path() -> None:
+    r = results(DESK)
+    assert r[("list_directory", "directory")] == ["pass"]
+    plan = infer_plan(DESK, "desk")
+    lister = next(t for t in plan.tools if t.name == "list_directory")
+    params = [p.model_copy(update={"role": "filter"}) for p in lister.params]
+    assert results(DESK, broken(DESK, "list_directory", params=params))[("list_directory", "directory")] == ["fail"]

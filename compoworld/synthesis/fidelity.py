@@ -47,6 +47,7 @@ from zoneinfo import ZoneInfo
 from compoworld.services.environment import SEP, Environment, Observation
 from compoworld.services.json_schema import fits, main_type, sample
 from compoworld.synthesis.compute import epoch_conversion
+from compoworld.synthesis.filesystem import lists_a_directory, parent_of
 from compoworld.services.sampling import schema_arguments
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
@@ -316,6 +317,13 @@ def _check_filters(env: Environment, svc: str, name: str, spec: ToolSpec, intent
             value = [value] if main_type(sub) == "array" and not isinstance(value, list) else value
             if not fits(sub, value):
                 continue
+            if lists_a_directory(name) and s in REWRITE_KEYS and isinstance(value, str):
+                # `list_directory(path)` shows what lies in the path: the directory a result lies in shows it
+                obs = _call(env, svc, name, {**base, p: parent_of(value)})
+                tested += 1
+                if not (obs.ok and names(obs.data, value)):
+                    problems.append(f"{p}={parent_of(value)!r} does not list {value!r}, which lies in it")
+                continue
             obs = _call(env, svc, name, {**base, p: value})
             got = _items(obs.data) if obs.ok else None
             tested += 1
@@ -387,6 +395,8 @@ def _read_sees(env: Environment, svc: str, r: str, spec: ToolSpec, written: dict
     the reader's, or the writer's (`blame`) when the write only logged itself."""
     props = _props(spec)
     given = {k: v for k, v in written.items() if k in props}
+    if lists_a_directory(r):  # `list_directory(path)` shows what lies in a directory
+        given = {k: parent_of(v) if snake(k) in REWRITE_KEYS and isinstance(v, str) else v for k, v in given.items()}
     key = _key_param(spec)
     if key is not None and key not in given:
         s = snake(key)
@@ -885,7 +895,44 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
         _check_target(cls, seed, name, spec, intents[name], tool, rec)
     _check_sees_writes(cls, seed, {n: intents.get(n) or ToolIntent(ToolIn(name=n, ident=n, input_schema={})) for n in specs}, rec)
     _check_session(cls, seed, tools, rec)
+    _check_directory(cls, seed, tools, intents, rec)
     return rec.checks
+
+
+_NESTED = ("/zq-check", "/zq-check/inner", "/zq-check/inner/leaf.md")
+
+
+def _path_param(tool: ToolIn) -> str | None:
+    props = tool.input_schema.get("properties") or {}
+    return next((p for p in props if snake(p) in REWRITE_KEYS - {"url", "uri", "key"}), None)
+
+
+def _check_directory(cls: type[Service], seed: int, tools: dict[str, ToolIn], intents: dict[str, ToolIntent], rec: _Rec) -> None:
+    """A tool named for listing one directory (`list_directory(path)`) answers what lies in it: after
+    a write at `/zq-check/inner/leaf.md` (a file written or a folder made, by the spec's own create
+    tool), `/zq-check` lists `inner` and `/zq-check/inner` lists `leaf.md`. A listing that answers the
+    records whose path merely contains the one asked for shows no `inner`."""
+    specs = cls.tool_specs()
+    listers = [n for n, t in tools.items() if lists_a_directory(t.name) and _path_param(t) and specs[n].read_only]
+    writers = [n for n, t in tools.items() if intents[n].create and _path_param(t) and not specs[n].read_only and specs[n].kind != "world_model"]
+    if not listers or not writers:
+        return
+    for lister in listers[:2]:
+        env = Environment([cls], seed=seed)
+        wtool = tools[writers[0]]
+        args = schema_arguments(specs[writers[0]], env, cls.name, random.Random(61), given={_path_param(wtool): _NESTED[2]})  # type: ignore[dict-item]
+        if args is None or not _call(env, cls.name, writers[0], args).ok:
+            rec.add("directory", lister, "skip", f"{writers[0]} wrote nothing at {_NESTED[2]}")
+            continue
+        param = _path_param(tools[lister])
+        top = _call(env, cls.name, lister, {param: _NESTED[0]})
+        inner = _call(env, cls.name, lister, {param: _NESTED[1]})
+        said = lambda obs: {str(v).rstrip("/") for v in _scalars(obs.data)} if obs.ok else set()  # noqa: E731
+        shows_dir = bool(said(top) & {_NESTED[1], "inner"}) and _NESTED[2] not in said(top)
+        shows_leaf = bool(said(inner) & {_NESTED[2], "leaf.md"})
+        ok = bool(shows_dir and shows_leaf)
+        rec.add("directory", lister, "pass" if ok else "fail",
+                "" if ok else f"after a write at {_NESTED[2]}, {_NESTED[0]} lists {top.content[:80]!r} and {_NESTED[1]} lists {inner.content[:80]!r}")
 
 
 def _check_session(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec: _Rec) -> None:

@@ -20,6 +20,7 @@ from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
 from compoworld.synthesis.loader import ServerSpec, ToolIn
+from compoworld.synthesis.filesystem import lists_a_directory
 from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_tag, shorten, singular, snake, unique, words
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
@@ -1190,6 +1191,10 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
                 pp.field = alt or ("created_at" if e.field("created_at") and datey else None)
             if pp.field is None:
                 pp.role = "option"
+    if t.op == "list" and e is not None and e.topic == "folder" and lists_a_directory(t.tool.name):
+        for pp in params:  # `list_directory(path)` lists what lies in the path, not the record at it
+            if pp.field == "path" and pp.role in ("filter", "key"):
+                pp.role = "directory"
     schema = _annotated_input(t, e, service, ents)
     op: Op = t.op  # type: ignore[assignment]
     if op == "get" and e is not None and e.world:

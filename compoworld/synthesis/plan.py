@@ -16,6 +16,7 @@ ParamRole = Literal[
     "filter",  # equality filter on a list
     "min", "max",  # range filter bounds on a list
     "query",  # free-text search
+    "directory",  # the directory whose entries a listing shows (`list_directory(path)`; filesystem.py)
     "limit", "offset", "page", "cursor", "sort", "order",
     "items",  # a batch create's list of records, one per item (`create_entities(entities=[...])`)
     "arg",  # an input of a computation, lookup or action

@@ -15,6 +15,7 @@ from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.browser import run_browser
 from compoworld.synthesis.compute import COMPUTATIONS, Call
+from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
@@ -80,7 +81,18 @@ class CompiledService(Service):
                         keys.add(canonical_bytes(row[f.name]))
                 rows.append(row)
             out[e.collection] = rows
+        self._count_entries(out)
         return out
+
+    def _count_entries(self, out: dict[str, list[Record]]) -> None:
+        """A seeded folder holds as many items as lie in it (a listing of it shows them all)."""
+        files = [r for c, e in self._ents.items() if e.topic in FILE_TOPICS and e.field("path") for r in out.get(c, [])]
+        for c, e in self._ents.items():
+            if e.topic != "folder" or e.field("item_count") is None or e.field("path") is None:
+                continue
+            for row in out.get(c, []):
+                if isinstance(row.get("path"), str):
+                    row["item_count"] = len(entries(row["path"], out[c], files))
 
     def _own_ids(self, e: EntityPlan) -> set[str]:
         """The entity's data fields named for its own id (`dag_id` of a DAG) that its tools' keys bind
@@ -363,6 +375,10 @@ class CompiledService(Service):
         return None
 
     def _list(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
+        path = next((args[p.name] for p in t.by_role("directory") if isinstance(args.get(p.name), str)), None)
+        if path is not None:  # `list_directory(path)`: what lies in that directory, files included
+            files = [r for c, f in self._ents.items() if f.topic in FILE_TOPICS and f.field("path") for r in self.db[c]]
+            return self._page(t, args, entries(path, self.db[e.collection], files))
         rows = list(self.db[e.collection])
         for p in t.params:
             if p.name not in args or args[p.name] is None:
@@ -397,6 +413,9 @@ class CompiledService(Service):
                 rows = present + absent
         elif _descending(t, args):
             rows = rows[::-1]
+        return self._page(t, args, rows)
+
+    def _page(self, t: ToolPlan, args: dict[str, Any], rows: list[Any]) -> dict[str, Any]:
         limit, offset = self._window(t, args)
         chunk = rows[offset: offset + limit]
         nxt = offset + limit if offset + limit < len(rows) else None

@@ -31,6 +31,7 @@ from compoworld.services.json_schema import InvalidValue, fits, json_types, main
 from compoworld.services.sampling import schema_arguments
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
+from compoworld.synthesis.filesystem import parent_of
 from compoworld.synthesis.schema import meta_errors
 
 Status = Literal["pass", "fail", "skip"]
@@ -310,6 +311,8 @@ def _given_for(cls: type[Service], tool: str, rid: str, record: dict[str, Any], 
                 out[p.name] = rid if p.field == "id" else record.get(p.field)
             elif p.role in ("filter", "min", "max") and p.field:
                 out[p.name] = record.get(p.field)
+            elif p.role == "directory" and isinstance(record.get("path"), str):
+                out[p.name] = parent_of(record["path"])  # a directory listing names a record by where it lies
             elif p.role == "query" and p.name in required:
                 text = [w for v in record.values() if isinstance(v, str) for w in v.split() if len(w) > 3]
                 out[p.name] = max(text, key=len) if text else None
