@@ -1826,3 +1826,26 @@ def test_directory_check_catches_a_listing_that_answers_the_records_at_its_path(
     lister = next(t for t in plan.tools if t.name == "list_directory")
     params = [p.model_copy(update={"role": "filter"}) for p in lister.params]
     assert results(DESK, broken(DESK, "list_directory", params=params))[("list_directory", "directory")] == ["fail"]
+
+
+def test_a_built_or_pulled_image_is_listed_and_a_docker_image_is_no_picture() -> None:
+    """Docker's `build_image` and `pull_image` had logged "completed" beside `list_images`: the image
+    they make is listed now. Building a project makes no record; a container image is no picture."""
+    srv = server(
+        "docker",
+        tool("list_images", "List Docker images.", {"name": S}),
+        tool("remove_image", "Remove a Docker image.", {"image": S}, ("image",)),
+        tool("build_image", "Build a Docker image from a Dockerfile.", {"path": S, "tag": S}, ("path", "tag")),
+        tool("pull_image", "Pull a Docker image from a registry.", {"repository": S, "tag": S}, ("repository",)),
+        tool("build_project", "Build the project with its build tool.", {"target": S}),
+    )
+    plan = infer_plan(srv, "docker")
+    ops = {t.name: t.op for t in plan.tools}
+    assert ops["build_image"] == ops["pull_image"] == "create" and ops["build_project"] == "action"
+    env = Environment([build_service(plan)], seed=3)
+    built = env.step({"name": "docker__build_image", "arguments": {"path": "/src/billing", "tag": "billing-api:1.4"}}).data
+    pulled = env.step({"name": "docker__pull_image", "arguments": {"repository": "nginx", "tag": "1.27"}}).data
+    listed = env.step({"name": "docker__list_images", "arguments": {}}).data["items"]
+    assert {built["id"], pulled["id"]} <= {i["id"] for i in listed}
+    seeded = [i for i in listed if i["id"] not in (built["id"], pulled["id"])]
+    assert seeded and not any(str(i.get("name", "")).endswith((".png", ".jpg", ".webp")) for i in seeded), seeded[:2]

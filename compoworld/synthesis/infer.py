@@ -679,6 +679,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _nodes_are_entities(infos)
     _searches_find_the_services_records(infos)
     _searches_list(infos)
+    _makes_records(infos)
     _browser_session(infos)
 
     # Entities: heads of tools that act on records.
@@ -1253,6 +1254,21 @@ def _searches_list(infos: list[TInfo]) -> None:
                 and any(p.structural == "query" for p in t.params) \
                 and not any(p.required and p.words and p.words[-1] in ID_SUFFIX for p in t.params):
             t.op = "list"
+
+
+# Actions that leave a record of their noun behind: a built or pulled image is listed by `list_images`,
+# an installed chart by `list_charts` (building a project or pulling a branch makes none).
+MAKES = {"build": frozenset({"image"}), "pull": frozenset({"image"}),
+         "install": frozenset({"component", "chart", "app", "package", "plugin", "extension", "block", "module"})}
+
+
+def _makes_records(infos: list[TInfo]) -> None:
+    """`build_image(path, tag)` beside `list_images` and `remove_image`: the image it builds is one
+    of the images the service lists, not a line in an action log."""
+    kept = {t.head for t in infos if t.head and t.op in ("create", "get", "list", "update", "delete", "transition", "lookup")}
+    for t in infos:
+        if t.op == "action" and t.head in MAKES.get(t.verb or "", ()) and t.head in kept:
+            t.op = "create"
 
 
 def _browser_session(infos: list[TInfo]) -> None:

@@ -325,11 +325,13 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 # Archetypes words beside their own rule out: (their words, the words that rule them out). A mental
 # model, an Anki note type or a dashboard's data model is no AI model; Redis' SCAN of keys or a barcode
-# scan is no security scan.
+# scan is no security scan; a Docker image is no picture.
 RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "model": (frozenset({"model"}), frozenset({"mental", "mentalmodel", "note", "anki", "flashcard", "card", "thought", "thinking", "framework",
                                                "dashboard", "chart", "vizro", "mesh", "blender", "unity", "schema", "config", "configuration", "state"})),
     "scan": (frozenset({"scan"}), frozenset({"key", "keys", "redis", "cursor", "barcode", "qr", "qrcode"})),
+    # a container image is no picture
+    "image": (frozenset({"image"}), frozenset({"docker", "dockerfile", "container", "podman", "registry", "repository", "oci"})),
 }
 # where the service's own name or description may say it (a Kubernetes service's instances are servers); a
 # service about code does not make each of its projects a code package
@@ -730,6 +732,8 @@ class ValueContext:
             family = ""  # a `symbol` outside a reverse-engineering service is a ticker or a token, not a code address
         if family == "transcript" and {singular(w) for w in words(scope)} & (STOCK_WORDS | {"financial", "finance", "fmp"}):
             family = "earnings_transcript"  # a financial data service's transcripts are of earnings calls
+        if family == "image" and set(words(scope)) & RULED_OUT["image"][1]:
+            family = "deploy"  # a Docker service's images are container images, not pictures
         return cls(world, now, family, entity, chain_of(scope))
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
