@@ -1849,3 +1849,21 @@ def test_a_built_or_pulled_image_is_listed_and_a_docker_image_is_no_picture() ->
     assert {built["id"], pulled["id"]} <= {i["id"] for i in listed}
     seeded = [i for i in listed if i["id"] not in (built["id"], pulled["id"])]
     assert seeded and not any(str(i.get("name", "")).endswith((".png", ".jpg", ".webp")) for i in seeded), seeded[:2]
+
+
+def test_a_setter_named_for_a_record_and_its_attribute_changes_that_record() -> None:
+    """Neo4j Aura's `update_instance_name(instance_id, name)` and IDA's `set_function_prototype(
+    function_address, prototype)` had written records of their own ("names", "prototypes") that no
+    read of the instance or the function saw."""
+    srv = server(
+        "aura",
+        tool("list_instances", "List all database instances.", {}),
+        tool("get_instance_details", "Get the details of one instance.", {"instance_id": S}, ("instance_id",)),
+        tool("update_instance_name", "Update the name of an instance.", {"instance_id": S, "name": S}, ("instance_id", "name")),
+    )
+    plan = infer_plan(srv, "aura")
+    assert {t.collection for t in plan.tools} == {"instances"}
+    env = Environment([build_service(plan)], seed=3)
+    iid = env.step({"name": "aura__list_instances", "arguments": {}}).data["items"][0]["id"]
+    assert env.step({"name": "aura__update_instance_name", "arguments": {"instance_id": iid, "name": "analytics-prod"}}).ok
+    assert env.step({"name": "aura__get_instance_details", "arguments": {"instance_id": iid}}).data["name"] == "analytics-prod"

@@ -1298,6 +1298,18 @@ def _retarget_attribute_heads(infos: list[TInfo]) -> None:
             named = singular(said.group(1)) if said else None
         if named and named != t.head and named in heads:
             t.head = named
+    # `set_function_prototype(function_address, prototype)`, `update_instance_name(instance_id, name)`:
+    # a setter named for a record and one of its attributes changes that record, which its key names
+    read_heads = {t.head for t in infos if t.head and t.op in ("get", "list", "lookup", "delete", "create")}
+    for t in infos:
+        if t.op != "update" or not t.head or t.head in read_heads:
+            continue
+        nouns = [singular(w) for w in t.tokens if w != t.verb and singular(w) != t.head]
+        keyed = [singular(p.words[-2]) for p in t.params
+                 if len(p.words) >= 2 and p.words[-1] in ("id", "address", "name", "key", "uuid") and singular(p.words[-2]) in nouns]
+        owner = max((n for n in keyed if n in read_heads), key=nouns.index, default=None)
+        if owner is not None:
+            t.head = owner
 
 
 def _scopes(t: TInfo, p: PInfo, e: EntityPlan | None) -> bool:
