@@ -1867,3 +1867,17 @@ def test_a_setter_named_for_a_record_and_its_attribute_changes_that_record() -> 
     iid = env.step({"name": "aura__list_instances", "arguments": {}}).data["items"][0]["id"]
     assert env.step({"name": "aura__update_instance_name", "arguments": {"instance_id": iid, "name": "analytics-prod"}}).ok
     assert env.step({"name": "aura__get_instance_details", "arguments": {"instance_id": iid}}).data["name"] == "analytics-prod"
+
+
+def test_a_tool_that_says_look_up_reads_whatever_its_name_says() -> None:
+    """`papers-batch` ("Look up multiple papers by their IDs") was an action by its name's "batch",
+    then simulated for failing the kind check; it reads the papers its ids name."""
+    srv = server("research", tool("papers_search", "Search for papers.", {"query": S}, ("query",)),
+                 tool("papers_batch", "Look up multiple papers by their IDs", {"paperIds": {"type": "array", "items": S}}, ("paperIds",)))
+    plan = infer_plan(srv, "research")
+    batch = next(t for t in plan.tools if t.original == "papers_batch")
+    assert batch.op in ("get", "lookup") and batch.read_only
+    env = Environment([build_service(plan)], seed=3)
+    ids = list(env.services["research"].db["papers"].rows)[:2]
+    got = env.step({"name": f"research__{batch.name}", "arguments": {"paperIds": ids}}).data
+    assert [i["id"] for i in got["items"]] == ids

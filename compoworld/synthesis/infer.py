@@ -568,7 +568,8 @@ def _says_read(t: TInfo) -> bool:
     if writes:
         return False
     return bool(set(t.tokens) & _READ_WORDS) or bool(set(first) & {"get", "gets", "fetch", "fetches", "list", "lists", "retrieve",
-                                                                     "retrieves", "return", "returns", "show", "shows", "count", "search"})
+                                                                     "retrieves", "return", "returns", "show", "shows", "count", "search",
+                                                                     "look", "looks"})  # "Look up multiple papers by their IDs"
 
 
 def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
