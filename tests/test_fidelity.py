@@ -1881,3 +1881,17 @@ def test_a_tool_that_says_look_up_reads_whatever_its_name_says() -> None:
     ids = list(env.services["research"].db["papers"].rows)[:2]
     got = env.step({"name": f"research__{batch.name}", "arguments": {"paperIds": ids}}).data
     assert [i["id"] for i in got["items"]] == ids
+
+
+def test_add_issue_comment_adds_a_comment_and_is_no_write_of_an_issue() -> None:
+    """The fidelity lexicon read `add_issue_comment` as a write of an issue ("comment" is a verb too),
+    so `list_issues` was blamed for not showing the comment and GitHub's issue listing was simulated."""
+    srv = server(
+        "gh",
+        tool("create_issue", "Create a new issue in a GitHub repository.", {"title": S, "body": S}, ("title",)),
+        tool("list_issues", "List issues in a GitHub repository.", {"state": S}),
+        tool("add_issue_comment", "Add a comment to an existing issue.", {"issue_id": S, "body": S}, ("issue_id", "body")),
+    )
+    r = results(srv)
+    assert r[("list_issues", "sees_writes")] == ["pass"], r
+    assert r[("create_issue", "kind")] == r[("add_issue_comment", "kind")] == ["pass"]

@@ -104,7 +104,10 @@ class ToolIntent:
         if verb is None and says_it_keeps(spec.description):
             verb = "save"
         self.verb = verb
-        self.nouns = {singular(w) for w in ws if w != verb and w not in WRITE_VERBS and w not in READ_VERBS and len(w) > 2}
+        # after the verb, a verb's word names a thing: `add_issue_comment` adds a comment, not an issue
+        after = ws.index(verb) if verb in ws else len(ws)
+        self.nouns = {singular(w) for i, w in enumerate(ws)
+                      if w != verb and len(w) > 2 and (i > after or (w not in WRITE_VERBS and w not in READ_VERBS))}
         content = [singular(w) for w in ws if singular(w) in self.nouns and w not in ATTR_WORDS]
         self.head = content[-1] if content else None
         self.arith = verb in ARITH_VERBS and numeric_only
