@@ -1895,3 +1895,36 @@ def test_add_issue_comment_adds_a_comment_and_is_no_write_of_an_issue() -> None:
     r = results(srv)
     assert r[("list_issues", "sees_writes")] == ["pass"], r
     assert r[("create_issue", "kind")] == r[("add_issue_comment", "kind")] == ["pass"]
+
+
+def test_a_tool_that_answers_a_prompt_is_simulated_not_a_lookup_of_stored_answers() -> None:
+    """Octagon's market-intelligence agents and `sampleLLM` take a prompt and answer it; they had been
+    faithful lookups of stored records keyed by the prompt's text."""
+    srv = server("octagon", tool("octagon_sec_agent", "A specialized agent for SEC filings analysis.", {"prompt": S}, ("prompt",)),
+                 tool("sample_llm", "Samples from an LLM using MCP's sampling feature.", {"prompt": S, "maxTokens": I}, ("prompt",)),
+                 tool("get_filing", "Get one SEC filing by its accession number.", {"accession_number": S}, ("accession_number",)))
+    ops = {t.name: t.op for t in infer_plan(srv, "octagon").tools}
+    assert ops["octagon_sec_agent"] == ops["sample_llm"] == "world_model" and ops["get_filing"] in ("get", "lookup")
+
+
+def test_a_record_named_for_the_service_keeps_its_noun_and_its_own_id_field_is_its_id() -> None:
+    """On a server named "Goal Story", `goalstory_read_one_goal(id)` lost its noun with the service's
+    name ("one" was left) and read generic results; and Airflow's DAGs held a `dag_id` that
+    `get_dag(dag_id)` (bound to the record id) never found."""
+    srv = server("Goal Story", tool("goalstory_create_goal", "Create a new goal.", {"title": S}, ("title",)),
+                 tool("goalstory_read_goals", "List goals.", {"limit": I}),
+                 tool("goalstory_read_one_goal", "Retrieve detailed information about a specific goal.", {"id": S}, ("id",)))
+    plan = infer_plan(srv, "goals")
+    assert next(t for t in plan.tools if t.original == "goalstory_read_one_goal").collection == "goals"
+    env = Environment([build_service(plan)], seed=3)
+    made = env.step({"name": "goals__goalstory_create_goal", "arguments": {"title": "Run a marathon"}}).data
+    assert env.step({"name": "goals__goalstory_read_one_goal", "arguments": {"id": made["id"]}}).data["title"] == "Run a marathon"
+
+    from compoworld.synthesis.loader import load_specs
+    airflow = next(s for s in load_specs(None).servers if s.name == "Apache Airflow")
+    aplan = infer_plan(airflow, "airflow")
+    env = Environment([build_service(aplan)], seed=3)
+    dag = next(iter(env.services["airflow"].db["dags"].rows.values()))
+    get_dag = next(t for t in aplan.tools if t.original == "get_dag")
+    found = env.step({"name": f"airflow__{get_dag.name}", "arguments": {"dag_id": dag["dag_id"]}})
+    assert found.ok and found.data["id"] == dag["id"], found.error

@@ -299,6 +299,11 @@ def _structural(p: PInfo) -> str | None:
 
 # -- per-tool analysis ------------------------------------------------------------------------
 
+PROMPT_KEYS = frozenset({"prompt", "question", "instruction", "instructions", "user_prompt", "query_prompt"})
+_DETERMINERS = frozenset({"a", "an", "the", "one", "all", "my", "our", "your", "this", "that", "each", "every", "single", "specific",
+                          "current", "new", "by", "for", "of", "to", "in", "on", "with"})
+
+
 def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]) -> dict[str, list[str]]:
     """Drop the server's own name and tokens most of its tools start with (`browser_click` -> `click`)."""
     n = len(tokens_by_tool)
@@ -325,7 +330,9 @@ def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]
     for k, toks in out.items():
         # `web_search_exa` loses its brand; `create_ticket` keeps its noun even on a server named "Ticket Desk";
         # `get_random_emoji_tool` is about emojis (every tool is a tool), `create_tool` about tools
-        while len(toks) > 1 and (toks[-1] in suffixes or toks[-1] == "tool") and any(verb_lemma(w) is None for w in toks[:-1]):
+        # (`read_one_goal` on a server named "Goal Story" keeps its goal: "one" is no noun to fall back on)
+        while len(toks) > 1 and (toks[-1] in suffixes or toks[-1] == "tool") and \
+                any(verb_lemma(w) is None and w not in _DETERMINERS for w in toks[:-1]):
             toks = toks[:-1]
         out[k] = toks
     return out
@@ -822,6 +829,11 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             return
     if t.items is not None:
         t.batch, keys = True, []  # each item is a record: its fields say which, no argument names one
+    if t.op in ("get", "lookup") and keys and all(p.snake in PROMPT_KEYS for p in keys):
+        # `octagon-sec-agent(prompt)`, `sampleLLM(prompt)`: what an agent answers a question is no stored
+        # record that the question's text looks up
+        t.op, t.entity = "world_model", None
+        return
     t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
     if t.op in ("update", "transition"):  # `update_status(id, new_status)`: the new value of `status`
         for p in cands:

@@ -99,7 +99,7 @@ class CompiledService(Service):
         to the record id: they hold that id, or an agent passing the value it read would not find it."""
         keyed = {snake(p.name) for t in self._tools.values() if t.collection == e.collection
                  for p in t.params if p.role == "key" and p.field == "id"}
-        return {f.name for f in e.fields if f.role == "data" and snake(f.name) == f"{e.entity}_id" and snake(f.name) in keyed}
+        return {f.name for f in e.fields if f.role in ("data", "key") and snake(f.name) == f"{e.entity}_id" and snake(f.name) in keyed}
 
     def _seed_row(self, e: EntityPlan, rng: Any, ctx: ValueContext, i: int, slot: int, done: dict[str, list[Record]]) -> Record:
         """Record `i`'s fields; `slot` says whose person and shared values it takes (`i` unless redrawn)."""
