@@ -1928,3 +1928,20 @@ def test_a_record_named_for_the_service_keeps_its_noun_and_its_own_id_field_is_i
     get_dag = next(t for t in aplan.tools if t.original == "get_dag")
     found = env.step({"name": f"airflow__{get_dag.name}", "arguments": {"dag_id": dag["dag_id"]}})
     assert found.ok and found.data["id"] == dag["id"], found.error
+
+
+def test_a_sessions_id_names_the_session_a_tool_about_sessions_reads() -> None:
+    """`session_id` is plumbing to most tools (ignored as an option), but `get_session(session_id)`
+    had ignored the very session it was asked for; an extraction by instruction from a session is
+    still simulated."""
+    srv = server("codegen", tool("start_session", "Start a new code generation session.", {"name": S}, ("name",)),
+                 tool("get_session", "Get information about a session.", {"session_id": S}, ("session_id",)),
+                 tool("extract_session", "Extract data from the session's page.", {"session_id": S, "instruction": S},
+                      ("session_id", "instruction")))
+    plan = infer_plan(srv, "codegen")
+    ops = {t.name: t.op for t in plan.tools}
+    assert ops["extract_session"] == "world_model"
+    env = Environment([build_service(plan)], seed=3)
+    ids = list(env.services["codegen"].db["sessions"].rows)[:2]
+    got = [env.step({"name": "codegen__get_session", "arguments": {"session_id": i}}).data["id"] for i in ids]
+    assert got == ids

@@ -763,7 +763,10 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
     # a create's envelope holds the new record's fields and a listing's its filters, not keys; what
     # another tool's envelope requires may name its record (`update_change(params={change_id, state})`,
     # `get_article(params={article_id})`), what it leaves optional filters (`listings(args={id?, address?})`)
-    cands = [p for p in t.params if p.structural is None and (p.within is None or (p.required and t.op not in ("create", "list")))]
+    # a session's id is plumbing to most tools, but it names the record of a tool about sessions (`get_session(session_id)`)
+    own_session = ent.endswith("session")
+    cands = [p for p in t.params if (p.structural is None or (own_session and p.snake in ("session_id", "sessionid")))
+             and (p.within is None or (p.required and t.op not in ("create", "list")))]
     # `set_orientation(orientation)`: a parameter named like the entity is the new value, not a key
     scored = sorted(((p, _key_match(p, ent, setting=t.op in ("update", "create"))) for p in cands), key=lambda x: -x[1])
     id_keys = [p for p, s in scored if s == 3]
@@ -829,9 +832,10 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             return
     if t.items is not None:
         t.batch, keys = True, []  # each item is a record: its fields say which, no argument names one
-    if t.op in ("get", "lookup") and keys and all(p.snake in PROMPT_KEYS for p in keys):
-        # `octagon-sec-agent(prompt)`, `sampleLLM(prompt)`: what an agent answers a question is no stored
-        # record that the question's text looks up
+    if t.op in ("get", "lookup") and (keys and all(p.snake in PROMPT_KEYS for p in keys)
+                                      or any(p.required and p.snake in PROMPT_KEYS for p in cands)):
+        # `octagon-sec-agent(prompt)`, `sampleLLM(prompt)`, `stagehand_extract(session_id, instruction)`: what an
+        # agent answers a question is no stored record that the question's text (or a session's id) looks up
         t.op, t.entity = "world_model", None
         return
     t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
