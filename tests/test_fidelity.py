@@ -1945,3 +1945,17 @@ def test_a_sessions_id_names_the_session_a_tool_about_sessions_reads() -> None:
     ids = list(env.services["codegen"].db["sessions"].rows)[:2]
     got = [env.step({"name": "codegen__get_session", "arguments": {"session_id": i}}).data["id"] for i in ids]
     assert got == ids
+
+
+def test_the_outside_worlds_listing_answers_about_what_it_is_asked() -> None:
+    """Yahoo Finance's news for a ticker answered nothing for any ticker the seeded news did not hold
+    (and its headlines named other companies). A listing of the outside world derives a few records
+    about what it is asked for, the same in every run, and news about a known ticker is its company's."""
+    srv = server("markets", tool("get_news", "Get the latest news articles for a stock ticker.", {"ticker": S}, ("ticker",)))
+    plan = infer_plan(srv, "markets")
+    envs = [Environment([build_service(plan)], seed=3) for _ in range(2)]
+    answers = [env.step({"name": "markets__get_news", "arguments": {"ticker": "AAPL"}}).data["items"] for env in envs]
+    assert answers[0] == answers[1] and len(answers[0]) >= 1
+    assert all(i["ticker"] == "AAPL" and i["title"].startswith("Apple Inc.") for i in answers[0]), answers[0]
+    assert len({i["id"] for i in answers[0]}) == len(answers[0])
+    assert results(srv)[("get_news", "keyed_lookup")] == ["pass"]

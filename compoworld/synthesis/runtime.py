@@ -19,13 +19,14 @@ from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, coherent_page, coherent_place, coherent_quote, rng_for, slugify,
+from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, coherent_news, coherent_page, coherent_place, coherent_quote, rng_for, slugify,
                                         value_for, web_hits)
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
 SIMULATIONS = "simulations"
 DEFAULT_PAGE = 20
+WORLD_HITS = 3  # records of the outside world a filtered listing derives when the seeded ones hold none
 UPSERT_VERBS = {"write", "save", "put", "upsert", "set", "store", "upload"}
 UPSERT_KEYS = {"path", "file_path", "filepath", "filename", "file_name", "key", "url", "uri"}
 
@@ -119,6 +120,7 @@ class CompiledService(Service):
             if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and len(a) == len(b) and b < a:
                 row[start], row[end] = b, a
         coherent_quote(row, rng)
+        coherent_news(row, ctx.world)
         coherent_place(row)
         # a file of a known kind has that kind's extension (a Unity `Material` is `.mat`, not `.docx`)
         kind = next((str(row[k]).lower() for k in KIND_FIELDS if isinstance(row.get(k), str)), None)
@@ -229,9 +231,10 @@ class CompiledService(Service):
         rows = [r for r in table if all(_equal(r.get(f), v) for _, f, v in conds)] if conds else list(table)
         return rows[-1] if rows else None
 
-    def _derive(self, e: EntityPlan, known: dict[str, Any]) -> Record:
-        """A record of the outside world that the seeded table does not hold: a pure function of its key."""
-        rng = rng_for(self.ctx.seed, self.name, e.collection, canonical_bytes(known).decode())
+    def _derive(self, e: EntityPlan, known: dict[str, Any], n: int = 0) -> Record:
+        """A record of the outside world that the seeded table does not hold: a pure function of its key
+        (and of `n`, the record's place among several derived for one listing)."""
+        rng = rng_for(self.ctx.seed, self.name, e.collection, canonical_bytes(known).decode() + (f"#{n}" if n else ""))
         ctx = ValueContext.of(_world(self.ctx.seed), self.ctx.clock.start, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
         row: Record = {"id": f"{e.prefix}_x{rng.getrandbits(32):08x}"}
         for f in e.fields:
@@ -246,10 +249,10 @@ class CompiledService(Service):
             elif f.role in ("created", "updated"):
                 row[f.name] = format_timestamp(self.ctx.clock.start)
             else:
-                v = value_for(f.name, f.sem, f.shape, rng, ctx, 0)
+                v = value_for(f.name, f.sem, f.shape, rng, ctx, n)
                 row[f.name] = v if _may_hold(f.shape, v) else None
         # `weather(city)`: the fields made to agree with a city (the record's name) agree with the city asked for
-        for what, made in ctx.shared_values(0).items():
+        for what, made in ctx.shared_values(n).items():
             if what in known and isinstance(made, str) and made != known[what]:
                 row.update({k: known[what] for k, v in row.items() if v == made and k not in known})
         # `get_author_info(author_name)`: the record's own name is the name it was looked up by
@@ -257,8 +260,9 @@ class CompiledService(Service):
             if isinstance(v, str) and k in (f"{e.entity}_name", f"{e.entity}_title") and "name" in row and e.field("name") is not None:
                 row["name"] = v
         coherent_quote(row, rng)  # a quote looked up by its ticker is that ticker's
+        coherent_news(row, ctx.world)  # and so is the news
         coherent_place(row)  # a city's weather lies at the city
-        coherent_page(row, known.get("url"), ctx.shared_values(0), ctx.world)
+        coherent_page(row, known.get("url"), ctx.shared_values(n), ctx.world)
         return row
 
     # -- operations -----------------------------------------------------------------------------
@@ -392,6 +396,13 @@ class CompiledService(Service):
                 rows = [r for r in rows if matches(r.get(p.field), v)]
             elif p.role in ("min", "max") and p.field:
                 rows = [r for r in rows if _in_range(r.get(p.field), v, p.role)]
+        # (what a key names, it names alone: an unknown CUSIP lists no security)
+        named = {p.field: args[p.name] for p in t.params if p.role in ("ref", "filter") and p.field
+                 and isinstance(args.get(p.name), (str, int, list)) and not isinstance(args.get(p.name), bool)}
+        if e.world and not rows and named and not any(p.role == "key" and args.get(p.name) is not None for p in t.params):
+            # the outside world holds records about anything asked for (news of any ticker, listings in
+            # any city): a few, a pure function of what was asked, as a lookup derives one
+            rows = [self._derive(e, named, i) for i in range(WORLD_HITS)]
         query = next((args[p.name] for p in t.params if p.role == "query" and isinstance(args.get(p.name), str)), None)
         if query and query.strip():
             rows = search(rows, query)

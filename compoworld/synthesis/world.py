@@ -78,6 +78,21 @@ CITY_COORDS: dict[str, tuple[float, float]] = {
 }
 
 
+def coherent_news(row: dict[str, Any], world: Any) -> None:
+    """News about a known ticker is about its company: "Quarry Networks reports record revenue" for
+    AAPL reads "Apple Inc. reports record revenue"."""
+    sym = next((row[k] for k in ("ticker", "symbol") if isinstance(row.get(k), str)), None)
+    info = TICKER_INFO.get(sym) if sym else None
+    if info is None:
+        return
+    for k in ("title", "headline", "summary", "description"):
+        text = row.get(k)
+        if isinstance(text, str):
+            co = next((c.name for c in world.companies if text.startswith(c.name)), None)
+            if co is not None:
+                row[k] = info[0] + text[len(co):]
+
+
 def coherent_place(row: dict[str, Any]) -> None:
     """A record about a city of the world (its weather, a place in it) lies at that city: its latitude
     and longitude are the city's, not numbers drawn on their own (Berlin's weather was at 41.6, -116.1)."""
