@@ -1959,3 +1959,19 @@ def test_the_outside_worlds_listing_answers_about_what_it_is_asked() -> None:
     assert all(i["ticker"] == "AAPL" and i["title"].startswith("Apple Inc.") for i in answers[0]), answers[0]
     assert len({i["id"] for i in answers[0]}) == len(answers[0])
     assert results(srv)[("get_news", "keyed_lookup")] == ["pass"]
+
+
+def test_a_calculator_that_uses_a_library_evaluates_and_an_anki_model_is_no_ai_model() -> None:
+    """`cal(exp)` ("Use the expr-eval library to evaluate the input mathematical expression") had been
+    an update of stored code packages by the description's "use"; it evaluates, with the constants
+    `PI` and `E` as expr-eval spells them. An Anki service's models are note types, not AI models."""
+    srv = server("calc", tool("cal", "Use the expr-eval library to evaluate the input mathematical expression and return the result.",
+                              {"exp": S}))
+    env = Environment([build_service(infer_plan(srv, "calc"))], seed=3)
+    assert env.step({"name": "calc__cal", "arguments": {"exp": "2*(3+4)"}}).data["result"] == 14
+    assert abs(env.step({"name": "calc__cal", "arguments": {"exp": "2*PI"}}).data["result"] - 2 * 3.141592653589793) < 1e-9
+    anki = ServerSpec(id="anki", source="test", name="anki", description="Anki flashcards: decks, notes and note types.",
+                      tools=[tool("getModel", "Get a model, including field and template definitions, from Anki.", {"modelName": S})])
+    env = Environment([build_service(infer_plan(anki, "anki"))], seed=3)
+    got = env.step({"name": "anki__getModel", "arguments": {}}).data
+    assert not any(isinstance(v, str) and ("claude" in v or "gpt" in v or "Anthropic" in v) for v in got.values()), got

@@ -124,8 +124,8 @@ def safe_eval(expr: str) -> float:
             return out
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UN:
             return _UN[type(node.op)](ev(node.operand))
-        if isinstance(node, ast.Name) and node.id in _CONSTS:
-            return _CONSTS[node.id]
+        if isinstance(node, ast.Name) and node.id.lower() in _CONSTS:  # `PI` and `E` as expr-eval spells them
+            return _CONSTS[node.id.lower()]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS and not node.keywords:
             args = [ev(a) for a in node.args]
             if node.func.id == "factorial" and (args[0] > 500 or args[0] != int(args[0])):
@@ -993,10 +993,12 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
             return "arith_max"
         if t & {"minimum", "min"} and arrays and len(params) == 1:
             return "arith_min"
-    if t & {"calculate", "calc", "calculator", "evaluate", "eval", "compute", "math", "solve", "arithmetic", "calculation"} and strings:
+    if t & {"calculate", "calc", "cal", "calculator", "evaluate", "eval", "compute", "math", "mathematical", "solve", "arithmetic",
+            "calculation"} and strings:
         # arithmetic only when the argument or the tool says so: a script run in a browser, the rank of
         # a stored tensor or a project's quality is no expression to evaluate
         if pn & {"expression", "expr", "formula", "equation", "calculation", "math", "problem"} or \
-                (t & {"calculator", "calc", "arithmetic", "math", "expression", "equation"} and (len(strings) == 1 and len(params) == 1 or pn & {"input", "query"})):
+                (t & {"calculator", "calc", "arithmetic", "math", "mathematical", "expression", "equation"}
+                 and (len(strings) == 1 and len(params) == 1 or pn & {"input", "query"})):
             return "expression"
     return None

@@ -511,13 +511,16 @@ def _classify(t: TInfo) -> None:
     number_lists = frozenset(p.name for p in t.params if p.type == "array" and main_type(p.schema.get("items") or {}) in ("number", "integer"))
     # a few words of the description's first sentence name the computation when the tool's name does not
     # ("convert_number: Convert a number (decimal, hexadecimal) ...")
-    comp = compute.recognize(toks | set(words(t.tool.description.split(".")[0])) & {"statistics", "stdev", "variance", "decimal", "hexadecimal", "octal"},
+    comp = compute.recognize(toks | set(words(t.tool.description.split(".")[0])) & {"statistics", "stdev", "variance", "decimal", "hexadecimal", "octal",
+                                                                                     "mathematical"},
                              t.verb, params, req, number_lists)
     if comp is not None and vclass not in ("create", "update", "delete", "transition"):
         t.op, t.compute = "compute", comp
         return
     if comp is not None and (comp in ("uuid", "password", "lorem", "random_number") or
-                             (comp.startswith(("arith_", "math_")) and all(p.type in ("number", "integer", "array") for p in t.params))):
+                             (comp.startswith(("arith_", "math_")) and all(p.type in ("number", "integer", "array") for p in t.params)) or
+                             # `cal(exp)`: "Use the expr-eval library to evaluate the input mathematical expression" uses nothing
+                             (comp == "expression" and not any(VERB_CLASS.get(verb_lemma(w) or "") for w in t.tokens))):
         t.op, t.compute = "compute", comp  # `add(a, b)` adds numbers and `log(x)` takes a logarithm; neither writes anything
         return
     if vclass in ("compute", "") and says_it_keeps(t.tool.description):

@@ -747,8 +747,9 @@ class ValueContext:
             family = ""  # a `symbol` outside a reverse-engineering service is a ticker or a token, not a code address
         if family == "transcript" and {singular(w) for w in words(scope)} & (STOCK_WORDS | {"financial", "finance", "fmp"}):
             family = "earnings_transcript"  # a financial data service's transcripts are of earnings calls
-        if family == "image" and set(words(scope)) & RULED_OUT["image"][1]:
-            family = "deploy"  # a Docker service's images are container images, not pictures
+        if family in RULED_OUT and set(words(scope)) & RULED_OUT[family][1]:
+            # an Anki service's models are note types, a Docker service's images container images
+            family = "deploy" if family == "image" else ""
         return cls(world, now, family, entity, chain_of(scope))
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
