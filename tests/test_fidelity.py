@@ -1975,3 +1975,17 @@ def test_a_calculator_that_uses_a_library_evaluates_and_an_anki_model_is_no_ai_m
     env = Environment([build_service(infer_plan(anki, "anki"))], seed=3)
     got = env.step({"name": "anki__getModel", "arguments": {}}).data
     assert not any(isinstance(v, str) and ("claude" in v or "gpt" in v or "Anthropic" in v) for v in got.values()), got
+
+
+def test_sending_a_message_sends_a_new_one() -> None:
+    """WhatsApp's and other `send_message(recipient, message)` tools had looked a stored message up by
+    the text to send and marked it sent (an unknown text: not found). Sending makes a new message."""
+    srv = server("chat", tool("list_messages", "List messages of a chat.", {"chat_id": S}),
+                 tool("send_message", "Send a message to a person or group.", {"recipient": S, "message": S}, ("recipient", "message")))
+    plan = infer_plan(srv, "chat")
+    assert next(t for t in plan.tools if t.name == "send_message").op == "create"
+    env = Environment([build_service(plan)], seed=3)
+    sent = env.step({"name": "chat__send_message", "arguments": {"recipient": "+1-555-0100", "message": "Running late, start without me"}})
+    assert sent.ok and sent.data["message"] == "Running late, start without me" and sent.data.get("status") == "sent", sent.content
+    again = env.step({"name": "chat__send_message", "arguments": {"recipient": "+1-555-0100", "message": "Running late, start without me"}})
+    assert again.ok and again.data["id"] != sent.data["id"]

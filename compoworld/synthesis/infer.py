@@ -786,6 +786,9 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         t.renames[id(new)] = key
         return
     ref_params = {id(p) for p, _, _ in t.refs}
+    if t.op == "transition" and t.verb in _CREATE_WHEN_NO_TARGET:
+        # `send_message(message)`: the text to send is the new message, not the name of a stored one to mark sent
+        name_keys = [p for p in name_keys if p.snake not in CONTENT_PARAMS]
     keys: list[PInfo] = id_keys[:1] or name_keys[:1]
     if not keys and t.op == "get":
         # `read_multiple_files(paths)`: a list of natural keys is a batch read keyed on the singular field
