@@ -1989,3 +1989,15 @@ def test_sending_a_message_sends_a_new_one() -> None:
     assert sent.ok and sent.data["message"] == "Running late, start without me" and sent.data.get("status") == "sent", sent.content
     again = env.step({"name": "chat__send_message", "arguments": {"recipient": "+1-555-0100", "message": "Running late, start without me"}})
     assert again.ok and again.data["id"] != sent.data["id"]
+
+
+def test_a_derived_name_never_breaks_the_fields_declared_shape() -> None:
+    """Notion's database `title` is rich text (an array): naming a new database "Database 9" broke its
+    output schema, and the whole service failed verification."""
+    rich = {"type": "array", "items": {"type": "object", "properties": {"text": {"type": "object"}}}}
+    srv = server("notion", tool("create_database", "Create a database.", {"parent_id": S, "title": rich}, ("parent_id",)),
+                 tool("get_database", "Get a database by its id.", {"database_id": S}, ("database_id",)))
+    cls = build_service(infer_plan(srv, "notion"))
+    made = Environment([cls], seed=3).step({"name": "notion__create_database", "arguments": {"parent_id": "page_1"}}).data
+    assert not isinstance(made.get("title"), str), made
+    assert not [c for c in verify_service(cls).checks if c.status == "fail"]

@@ -676,7 +676,8 @@ def _derived(e: EntityPlan, table: Table, row: Record, now: str) -> Record:
         if row.get(f.name) is not None or f.role in ("id", "key", "ref", "status"):
             continue
         if f.name in ("name", "title") and (f.role == "title" or f.sem == "title"):
-            row[f.name] = _natural_name(e, table, row, f.name)
+            name = _natural_name(e, table, row, f.name)
+            row[f.name] = name if _may_hold(f.shape, name) else None  # Notion's `title` is rich text, not a string
         elif main_type(f.shape) == "integer" and (f.name.endswith("_count") or f.name.startswith(("num_", "number_of_"))):
             row[f.name] = 0
         elif f.name in _MODIFIED_FIELDS and f.sem in ("datetime", None) and main_type(f.shape) in ("string", None):
