@@ -2001,3 +2001,22 @@ def test_a_derived_name_never_breaks_the_fields_declared_shape() -> None:
     made = Environment([cls], seed=3).step({"name": "notion__create_database", "arguments": {"parent_id": "page_1"}}).data
     assert not isinstance(made.get("title"), str), made
     assert not [c for c in verify_service(cls).checks if c.status == "fail"]
+
+
+def test_a_games_market_trades_items_not_stocks() -> None:
+    """EVE Online's `get-market-prices` ("Get market prices for all items in EVE Online") and RuneScape's
+    item prices answered stock quotes (NFLX, TSLA)."""
+    srv = ServerSpec(id="eve", source="test", name="EVE Online Market Data", description="Market data of the game EVE Online.",
+                     tools=[tool("get_market_prices", "Get market prices for all items in EVE Online.", {})])
+    plan = infer_plan(srv, "eve")
+    assert plan.entities[0].topic != "price"
+    listed = Environment([build_service(plan)], seed=3).step({"name": "eve__get_market_prices", "arguments": {}}).data["items"]
+    assert not any(i.get("symbol") in ("NFLX", "TSLA", "AAPL", "BTC", "ETH") for i in listed), listed[:2]
+
+
+def test_a_derived_record_about_a_place_is_named_for_it() -> None:
+    """Region Weather's `get_weather(region_name="Reykjavik")` answered a record named "Toronto"."""
+    srv = server("regions", tool("get_weather", "Get the current weather of a region.", {"region_name": S}, ("region_name",)))
+    env = Environment([build_service(infer_plan(srv, "regions"))], seed=3)
+    got = env.step({"name": "regions__get_weather", "arguments": {"region_name": "Reykjavik"}}).data
+    assert got["region_name"] == "Reykjavik" and got.get("name", "Reykjavik") == "Reykjavik", got

@@ -26,6 +26,7 @@ MAX_PAGE = 100
 ACTION_LOG = "action_log"
 SIMULATIONS = "simulations"
 DEFAULT_PAGE = 20
+PLACE_KEYS = frozenset({"city", "location", "region", "region_name", "place", "town", "area", "city_name", "location_name"})
 WORLD_HITS = 3  # records of the outside world a filtered listing derives when the seeded ones hold none
 UPSERT_VERBS = {"write", "save", "put", "upsert", "set", "store", "upload"}
 UPSERT_KEYS = {"path", "file_path", "filepath", "filename", "file_name", "key", "url", "uri"}
@@ -256,8 +257,10 @@ class CompiledService(Service):
             if what in known and isinstance(made, str) and made != known[what]:
                 row.update({k: known[what] for k, v in row.items() if v == made and k not in known})
         # `get_author_info(author_name)`: the record's own name is the name it was looked up by
+        # and `get_weather(region_name)` names the place it was asked about ("Toronto" for Reykjavik)
         for k, v in known.items():
-            if isinstance(v, str) and k in (f"{e.entity}_name", f"{e.entity}_title") and "name" in row and e.field("name") is not None:
+            if isinstance(v, str) and (k in (f"{e.entity}_name", f"{e.entity}_title") or k in PLACE_KEYS) \
+                    and "name" in row and e.field("name") is not None:
                 row["name"] = v
         coherent_quote(row, rng)  # a quote looked up by its ticker is that ticker's
         coherent_news(row, ctx.world)  # and so is the news

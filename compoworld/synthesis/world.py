@@ -341,13 +341,21 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 # Archetypes words beside their own rule out: (their words, the words that rule them out). A mental
 # model, an Anki note type or a dashboard's data model is no AI model; Redis' SCAN of keys or a barcode
 # scan is no security scan; a Docker image is no picture.
+GAME_WORDS = frozenset({"game", "games", "eve", "steam", "skin", "skins", "osrs", "runescape", "minecraft", "pokemon", "mtg",
+                        "isk", "albion", "warframe", "csgo", "cs2", "dota", "boardgame", "boardgamegeek"})
 RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "model": (frozenset({"model"}), frozenset({"mental", "mentalmodel", "note", "anki", "flashcard", "card", "thought", "thinking", "framework",
                                                "dashboard", "chart", "vizro", "mesh", "blender", "unity", "schema", "config", "configuration", "state"})),
     "scan": (frozenset({"scan"}), frozenset({"key", "keys", "redis", "cursor", "barcode", "qr", "qrcode"})),
     # a container image is no picture
     "image": (frozenset({"image"}), frozenset({"docker", "dockerfile", "container", "podman", "registry", "repository", "oci"})),
+    # a game's market (EVE Online, RuneScape, a board game's) trades items, not stocks or coins
+    "price": (frozenset({"price", "market", "trade", "trading", "coin", "token", "share"}), GAME_WORDS),
+    "chain": (frozenset({"chain", "block", "token", "coin"}), GAME_WORDS),
 }
+SERVICE_RULES_OUT = frozenset({"price", "chain", "image"})
+# the records of a family a service's words rule out: its archetype's (finance's are price quotes)
+FAMILY_ARCHETYPE = {"finance": "price"}
 # where the service's own name or description may say it (a Kubernetes service's instances are servers); a
 # service about code does not make each of its projects a code package
 SERVICE_SAYS: dict[str, frozenset[str]] = {"resource": WEAK_KEYS["resource"][1], "definition": WEAK_KEYS["definition"][1]}
@@ -526,7 +534,8 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
                 and not said_beside and not context & SERVICE_SAYS.get(name, frozenset()) \
                 and not (on_chain and name in ("place", "chain")):  # on a chain an address is the chain's
             continue  # an artwork is an "item" and a Fibery database a "project": no product, no code package
-        if name in RULED_OUT and hit <= RULED_OUT[name][0] and present & RULED_OUT[name][1]:
+        # (a game's or a container service's own name may say it: RuneScape's item prices, Docker's images)
+        if name in RULED_OUT and hit <= RULED_OUT[name][0] and (present | (context if name in SERVICE_RULES_OUT else frozenset())) & RULED_OUT[name][1]:
             continue
         if name in ANALYST_TOPICS and not sing & STOCK_WORDS:
             continue  # a heroku plan upgrade or a query's cost estimate is no analyst's call on a stock
@@ -747,7 +756,8 @@ class ValueContext:
             family = ""  # a `symbol` outside a reverse-engineering service is a ticker or a token, not a code address
         if family == "transcript" and {singular(w) for w in words(scope)} & (STOCK_WORDS | {"financial", "finance", "fmp"}):
             family = "earnings_transcript"  # a financial data service's transcripts are of earnings calls
-        if family in RULED_OUT and set(words(scope)) & RULED_OUT[family][1]:
+        ruled = RULED_OUT.get(FAMILY_ARCHETYPE.get(family, family))
+        if ruled is not None and set(words(scope)) & ruled[1]:
             # an Anki service's models are note types, a Docker service's images container images
             family = "deploy" if family == "image" else ""
         return cls(world, now, family, entity, chain_of(scope))
