@@ -2020,3 +2020,34 @@ def test_a_derived_record_about_a_place_is_named_for_it() -> None:
     env = Environment([build_service(infer_plan(srv, "regions"))], seed=3)
     got = env.step({"name": "regions__get_weather", "arguments": {"region_name": "Reykjavik"}}).data
     assert got["region_name"] == "Reykjavik" and got.get("name", "Reykjavik") == "Reykjavik", got
+
+
+def test_reading_the_whole_graph_lists_the_entities_the_graph_holds() -> None:
+    """A knowledge-graph server's `read_graph()` ("Read the entire knowledge graph") answered one record
+    of a collection of its own, the same on every call, that never saw the entities created."""
+    items = {"type": "array", "items": {"type": "object", "properties": {"name": S, "entityType": S, "observations": {"type": "array", "items": S}}}}
+    srv = server("memory", tool("create_entities", "Create multiple new entities in the knowledge graph.", {"entities": items}, ("entities",)),
+                 tool("read_graph", "Read the entire knowledge graph.", {}))
+    env = Environment([build_service(infer_plan(srv, "memory"))], seed=3)
+    made = env.step({"name": "memory__create_entities", "arguments": {"entities": [{"name": "Ada Lovelace", "entityType": "person",
+                                                                                     "observations": ["wrote the first program"]}]}})
+    assert made.ok, made.error
+    graph = env.step({"name": "memory__read_graph", "arguments": {}}).data
+    assert "Ada Lovelace" in [i.get("name") for i in graph["items"]] and len(graph["items"]) > 1
+
+
+def test_a_create_refuses_a_unique_identifier_a_record_already_has() -> None:
+    """OpenProject's `create_project(identifier: "Identifier of the project (unique)")` made two projects
+    with one identifier. A unique value of the new record's own identity is refused the second time;
+    the unique id of another record (an index's, when adding documents to it) is not."""
+    srv = server("op", tool("create_project", "Creates a new project.", {"name": S, "identifier": {**S, "description": "Identifier of the project (unique)"}},
+                            ("name", "identifier")),
+                 tool("add_documents", "Add documents to an index.", {"indexUid": {**S, "description": "Unique identifier of the index"},
+                                                                     "title": S}, ("indexUid", "title")),
+                 tool("list_projects", "List projects.", {}))
+    env = Environment([build_service(infer_plan(srv, "op"))], seed=3)
+    first = env.step({"name": "op__create_project", "arguments": {"name": "Website", "identifier": "website"}})
+    again = env.step({"name": "op__create_project", "arguments": {"name": "Website 2", "identifier": "website"}})
+    assert first.ok and again.error_kind == "business_rule" and "website" in again.error
+    for title in ("a", "b"):
+        assert env.step({"name": "op__add_documents", "arguments": {"indexUid": "movies", "title": title}}).ok

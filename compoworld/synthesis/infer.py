@@ -988,7 +988,7 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
                 continue
             if p.snake in ("status", "state") and isinstance(p.schema.get("enum"), list):
                 e.status_enum = [str(v) for v in p.schema["enum"] if isinstance(v, str)] or e.status_enum
-            add(p.snake, p)
+            add(p.snake, p, role="key" if t.op == "create" and _says_unique(p, t.entity) else "data")
     if t.op == "list":
         for p in t.params:
             if p.structural is not None or p.type == "object" or any(p is r for r, _, _ in t.refs) or p.snake in LIST_QUERY \
@@ -1206,6 +1206,8 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         pp = params[-1]
         if pp.role in ("field", "filter", "ref"):
             pp.field = p.snake
+        if t.op == "create" and pp.role == "field" and _says_unique(p, t.entity):
+            pp.role = "key"  # a unique value: the create refuses one a record already has
         elif pp.role in ("min", "max"):
             rf = _range_field(p)
             pp.field = rf[1] if rf else None
@@ -1238,6 +1240,22 @@ _ATTR_HEADS = {"content", "contents", "metadata", "meta", "frontmatter", "proper
 _PART_OF = re.compile(r"\b(?:status|state|content|contents|metadata|properties|body|text) of (?:an?|the|one|this) (?:existing |given |specific )?([a-z]+)")
 
 
+_UNIQUE = re.compile(r"\bunique\b", re.I)
+
+
+_IDENTITY = frozenset({"identifier", "name", "slug", "key", "code", "username", "handle", "alias", "as", "uid"})
+
+
+def _says_unique(p: PInfo, entity: str | None) -> bool:
+    """`identifier: "Identifier of the project (unique)"`: a value no two records share, so a second
+    create with it is refused (OpenProject had made two projects with one identifier). Only the new
+    record's own identity: `add_documents(indexUid: "unique identifier of the index")` names another record."""
+    if p.type not in ("string", "integer") or not _UNIQUE.search(str(p.schema.get("description") or "")):
+        return False
+    stem = [singular(w) for w in p.words[:-1]]
+    return p.snake in _IDENTITY or (len(p.words) >= 2 and p.words[-1] in ("id", "uid", "name", "key") and bool(stem) and stem[-1] == entity)
+
+
 def _nodes_are_entities(infos: list[TInfo]) -> None:
     """A knowledge graph (`create_entities`, `search_nodes`, `open_nodes`): its nodes are the
     entities it creates, not a second collection that never sees them."""
@@ -1245,6 +1263,8 @@ def _nodes_are_entities(infos: list[TInfo]) -> None:
         for t in infos:
             if t.head == "node":
                 t.head = "entity"
+            elif t.head == "graph" and t.op in ("get", "lookup", "list") and not any(p.required for p in t.params):
+                t.head, t.op = "entity", "list"  # `read_graph()`: the whole graph is every entity it holds
 
 
 _RECORD_OPS = ("create", "get", "list", "update", "delete", "transition", "lookup")
