@@ -526,7 +526,7 @@ def _classify(t: TInfo) -> None:
     if vclass in ("compute", "") and says_it_keeps(t.tool.description):
         t.op = "create"  # what it makes is kept: calling it twice makes two, it is no lookup
         return
-    if vclass == "generate" or (vclass in ("get", "") and t.head in GEN_NOUNS and any(p.snake in ("prompt", "question", "instructions", "instruction") for p in t.params)):
+    if vclass == "generate" or (vclass in ("get", "") and t.head in GEN_NOUNS and any(p.snake in PROMPT_KEYS for p in t.params)):
         t.op = "lookup" if toks & COMPUTABLE_NOUNS or t.head in COMPUTABLE_NOUNS else "world_model"
         return
     if vclass == "analyze":
@@ -1241,8 +1241,6 @@ _PART_OF = re.compile(r"\b(?:status|state|content|contents|metadata|properties|b
 
 
 _UNIQUE = re.compile(r"\bunique\b", re.I)
-
-
 _IDENTITY = frozenset({"identifier", "name", "slug", "key", "code", "username", "handle", "alias", "as", "uid"})
 
 

@@ -88,13 +88,17 @@ class CompiledService(Service):
 
     def _count_entries(self, out: dict[str, list[Record]]) -> None:
         """A seeded folder holds as many items as lie in it (a listing of it shows them all)."""
-        files = [r for c, e in self._ents.items() if e.topic in FILE_TOPICS and e.field("path") for r in out.get(c, [])]
+        files = [r for c in self._file_collections() for r in out.get(c, [])]
         for c, e in self._ents.items():
             if e.topic != "folder" or e.field("item_count") is None or e.field("path") is None:
                 continue
             for row in out.get(c, []):
                 if isinstance(row.get("path"), str):
                     row["item_count"] = len(entries(row["path"], out[c], files))
+
+    def _file_collections(self) -> list[str]:
+        """The collections whose records are files with a path (what a directory listing shows beside folders)."""
+        return [c for c, e in self._ents.items() if e.topic in FILE_TOPICS and e.field("path")]
 
     def _own_ids(self, e: EntityPlan) -> set[str]:
         """The entity's data fields named for its own id (`dag_id` of a DAG) that its tools' keys bind
@@ -384,7 +388,7 @@ class CompiledService(Service):
     def _list(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
         path = next((args[p.name] for p in t.by_role("directory") if isinstance(args.get(p.name), str)), None)
         if path is not None:  # `list_directory(path)`: what lies in that directory, files included
-            files = [r for c, f in self._ents.items() if f.topic in FILE_TOPICS and f.field("path") for r in self.db[c]]
+            files = [r for c in self._file_collections() for r in self.db[c]]
             return self._page(t, args, entries(path, self.db[e.collection], files))
         rows = list(self.db[e.collection])
         for p in t.params:
@@ -399,13 +403,8 @@ class CompiledService(Service):
                 rows = [r for r in rows if matches(r.get(p.field), v)]
             elif p.role in ("min", "max") and p.field:
                 rows = [r for r in rows if _in_range(r.get(p.field), v, p.role)]
-        # (what a key names, it names alone: an unknown CUSIP lists no security)
-        named = {p.field: args[p.name] for p in t.params if p.role in ("ref", "filter") and p.field
-                 and isinstance(args.get(p.name), (str, int, list)) and not isinstance(args.get(p.name), bool)}
-        if e.world and not rows and named and not any(p.role == "key" and args.get(p.name) is not None for p in t.params):
-            # the outside world holds records about anything asked for (news of any ticker, listings in
-            # any city): a few, a pure function of what was asked, as a lookup derives one
-            rows = [self._derive(e, named, i) for i in range(WORLD_HITS)]
+        if e.world and not rows:
+            rows = self._derived_hits(t, e, args)
         query = next((args[p.name] for p in t.params if p.role == "query" and isinstance(args.get(p.name), str)), None)
         if query and query.strip():
             rows = search(rows, query)
@@ -428,6 +427,16 @@ class CompiledService(Service):
         elif _descending(t, args):
             rows = rows[::-1]
         return self._page(t, args, rows)
+
+    def _derived_hits(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> list[Record]:
+        """The outside world holds records about anything asked for (news of any ticker, listings in any
+        city): a few, a pure function of what was asked, as a lookup derives one. What a key names it
+        names alone (an unknown CUSIP lists no security)."""
+        if any(p.role == "key" and args.get(p.name) is not None for p in t.params):
+            return []
+        named = {p.field: args[p.name] for p in t.params if p.role in ("ref", "filter") and p.field
+                 and isinstance(args.get(p.name), (str, int, list)) and not isinstance(args.get(p.name), bool)}
+        return [self._derive(e, named, i) for i in range(WORLD_HITS)] if named else []
 
     def _page(self, t: ToolPlan, args: dict[str, Any], rows: list[Any]) -> dict[str, Any]:
         limit, offset = self._window(t, args)
