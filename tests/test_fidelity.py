@@ -763,7 +763,6 @@ ARCHETYPES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]
      {"available": {True, False}}),
     ("list_shortcuts", "List all available Siri shortcuts.", {"limit": I}, {}, {"action_count": r"\d+", "folder": {"Home", "Work", "Health", "Starter Shortcuts"}}),
     ("list_tags", "List the tags.", {"limit": I}, {}, {"usage_count": r"\d+"}),
-    ("run_sql_query", "Run a read-only SQL query", {"sql": S}, {"sql": "select * from orders"}, {"row_count": r"\d+"}),
 ]
 
 

@@ -157,6 +157,9 @@ class _Sampler:
             kind = next((k for k in kind if k != "null"), "string")
         if sem in ("date", "datetime") and kind in (None, "string"):
             return self.when(sem, name)
+        own = self.env.services[self.service].examples(sem, self.rng) if sem and self.service in self.env.services else []
+        if own and kind in (None, "string"):
+            return self.rng.choice(own)
         if sem and sem not in FRESH and kind not in ("array", "object"):
             role = role_of(None, "", name, sem) if sem in ROLE_SEMS else ""
             values = None
@@ -396,6 +399,8 @@ def schema_arguments(spec: ToolSpec, env: Environment, service: str, rng: random
             held = _from_anchor(anchor, service, p, sem, props.get(p) or {}) if anchor is not None else None
             if held is not None:
                 cands.append(held)
+            if sem:
+                cands += env.services[service].examples(sem, rng)
             if sem == "query" and attempt < 2 and not fresh and pool.get("name"):  # a search for something that is there
                 cands.append(pool["name"][rng.randrange(len(pool["name"]))])
             if sem and sem in ids and ids[sem]:

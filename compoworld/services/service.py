@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Mapping, NamedTuple
@@ -388,6 +389,11 @@ class Service:
     def generate(self, gen: DataGen) -> dict[str, Iterable[Record]]:
         """Seeded initial records per collection; ids may be omitted (the table assigns them)."""
         return {}
+
+    def examples(self, sem: str, rng: random.Random) -> list[Any]:
+        """Valid values of one of the service's own semantic types that records do not hold (a SQL
+        statement over its tables): what argument samplers pass. None by default."""
+        return []
 
     def table(self, name: str) -> Table:
         return self.db[name]

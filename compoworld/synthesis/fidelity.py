@@ -26,7 +26,9 @@ tool through `Environment.step`, as an agent would. One check per failure family
   argument counts; a key the service holds for the noun the spec names is found);
 - session: a browser service's page tools act on one session: they refuse before any page is open,
   reads and screenshots answer the page navigated to, a click is remembered on that page, back and
-  forward move along the history, and closing ends the session.
+  forward move along the history, and closing ends the session;
+- database: the SQL tools of a service run on one database: a read answers what SQL says and refuses
+  a change, and the table and row a write creates are selected, listed and described by the others.
 
 A check that does not apply to a tool is not recorded; one that applies but cannot be set up is
 recorded as skipped. `level_of` turns the results into a level per tool: faithful, structural
@@ -899,7 +901,79 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     _check_sees_writes(cls, seed, {n: intents.get(n) or ToolIntent(ToolIn(name=n, ident=n, input_schema={})) for n in specs}, rec)
     _check_session(cls, seed, tools, rec)
     _check_directory(cls, seed, tools, intents, rec)
+    _check_database(cls, seed, tools, rec)
     return rec.checks
+
+
+def _check_database(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec: _Rec) -> None:
+    """The SQL tools of a service run their statements on one database (sql.py): a read answers what
+    SQL says (`SELECT 6 * 7` is 42) and refuses a change; a table a write creates, and the row it
+    inserts, are what a read selects, `list_tables` lists and `describe_table` describes. What each tool
+    should do comes from its spec's name, description and parameters, not from what it was compiled to."""
+    from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_kind, statement_param
+
+    props = {n: t.input_schema.get("properties") or {} for n, t in tools.items()}
+    runs = {n: k for n, t in tools.items() if (k := sql_kind(t.name, t.description or "", props[n]))}
+    if not runs:
+        return
+    kinds = runs | {n: k for n, t in tools.items() if n not in runs and (k := catalog_kind(t.name, props[n]))}
+    if SQL_TABLES not in getattr(cls, "_ents", {}):
+        for n in kinds:
+            rec.add("database", n, "fail", "a SQL tool of a service that holds no database")
+        return
+    env, svc, specs = Environment([cls], seed=seed), cls.name, cls.tool_specs()
+    problems: dict[str, list[str]] = {n: [] for n in kinds}
+
+    def run(name: str, stmt: str) -> Observation | None:
+        t = tools[name]
+        param = statement_param(t.name, t.description or "", props[name])
+        args = schema_arguments(specs[name], env, svc, random.Random(47), given={param: stmt} if param else None)
+        return _call(env, svc, name, args) if args is not None else None
+
+    def rows(obs: Observation | None) -> list[dict[str, Any]]:
+        return list((obs.data or {}).get("rows") or []) if obs is not None and obs.ok and isinstance(obs.data, dict) else []
+
+    readers = [n for n, k in kinds.items() if k in ("read", "execute")]
+    writers = [n for n, k in kinds.items() if k in ("write", "execute")]
+    unset = set()  # tools whose other arguments no value fits (`oneOf` of connection settings): not checked
+    for n in readers:
+        obs = run(n, "SELECT 6 * 7 AS answer")
+        if obs is None:
+            unset.add(n)
+        elif rows(obs) != [{"answer": 42}]:
+            problems[n].append("SELECT 6 * 7 did not answer 42")
+    written = False
+    if writers:
+        made = run(writers[0], "CREATE TABLE zq_check (id INTEGER PRIMARY KEY, label TEXT)")
+        put = run(writers[0], "INSERT INTO zq_check (label) VALUES ('zq-1')") if made is not None and made.ok else None
+        written = put is not None and put.ok
+        if not written:
+            problems[writers[0]].append(f"could not create a table and insert a row ({(put or made).error if (put or made) else 'no arguments'})")
+    if written:
+        for n, k in kinds.items():
+            if n in unset:
+                continue
+            if k in ("read", "execute") and rows(run(n, "SELECT label FROM zq_check")) != [{"label": "zq-1"}]:
+                problems[n].append("did not select the row a write inserted")
+            elif k == "tables":
+                obs = _call(env, svc, n, schema_arguments(specs[n], env, svc, random.Random(47)) or {})
+                if "zq_check" not in _scalars(obs.data if obs.ok else None):
+                    problems[n].append("does not list the table a write created")
+            elif k == "describe":
+                param = next((p for p in props[n] if snake(p) in ("table", "table_name", "tablename", "name", "table_id")), "")
+                obs = _call(env, svc, n, {param: "zq_check"})
+                if not obs.ok or not {"id", "label"} <= set(_scalars(obs.data)):
+                    problems[n].append("does not describe the columns of the table a write created")
+        for n, k in kinds.items():
+            if k == "read" and n not in unset:
+                obs = run(n, "DELETE FROM zq_check")
+                if obs is None or obs.ok or rows(run(readers[0], "SELECT count(*) AS n FROM zq_check")) != [{"n": 1}]:
+                    problems[n].append("a tool that only reads ran a DELETE")
+    for n, found in problems.items():
+        if n in unset and not found:
+            rec.add("database", n, "skip", "no arguments fit its schema")
+        else:
+            rec.add("database", n, "fail" if found else "pass", "; ".join(found))
 
 
 _NESTED = ("/zq-check", "/zq-check/inner", "/zq-check/inner/leaf.md")

@@ -19,6 +19,7 @@ from typing import Any
 from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
+from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_entity, sql_kind, statement_param
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.filesystem import lists_a_directory
 from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_tag, shorten, singular, snake, unique, words
@@ -204,6 +205,7 @@ class TInfo:
     renames: dict[int, str] = field(default_factory=dict)  # id(param) -> the key field a move or rename sets
     guessed: bool = False  # the head came from the arguments (`_fallback_entity`), not from the tool's name
     browser: str | None = None  # what a page tool of a browser service does to its session (browser.py)
+    sql: str | None = None  # what a tool of a service that runs SQL does with its database (sql.py)
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -692,6 +694,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _searches_list(infos)
     _makes_records(infos)
     _browser_session(infos)
+    _sql_database(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -712,12 +715,12 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
     # Fields: those of writes and reads first, so a listing knows which of its numbers name a field.
     for t in sorted(infos, key=lambda t: t.op == "list"):
-        if t.entity is None or t.op in ("action", "browser"):
+        if t.entity is None or t.op in ("action", "browser", "sql"):
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
         _collect_fields(t, e)
     plans_e: dict[str, EntityPlan] = {}
-    reserved = {ACTION_LOG, SIMULATIONS}
+    reserved = {ACTION_LOG, SIMULATIONS, SQL_TABLES}
     context = frozenset(server_words | set(words(server.description or "")))  # what the service says of itself
     chain = chain_of(f"{service_name} {server.description or ''}")
     for name, e in ents.items():
@@ -729,6 +732,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         plans_e[name] = ep
     if any(t.op == "browser" for t in infos):
         plans_e["browser"] = browser_entity()
+    if any(t.op == "sql" for t in infos):
+        plans_e["sql"] = sql_entity()
     if any(t.op == "action" for t in infos):
         plans_e["action"] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
     if any(t.op == "world_model" for t in infos):
@@ -750,8 +755,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
     """Keys, references and the final operation of a tool, now that the service's entities are known."""
-    if t.op in ("compute", "world_model", "action", "browser"):
-        if t.op in ("action", "browser"):
+    if t.op in ("compute", "world_model", "action", "browser", "sql"):
+        if t.op in ("action", "browser", "sql"):
             t.entity = t.op
         return
     ent = t.head
@@ -1225,12 +1230,12 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     op: Op = t.op  # type: ignore[assignment]
     if op == "get" and e is not None and e.world:
         op = "lookup"  # reading the outside world: unseen keys are derived, not "not found"
-    read_only = op in ("get", "list", "lookup", "compute") or t.browser in ("read", "screenshot")
+    read_only = op in ("get", "list", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe")
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
                     read_only=read_only, destructive=op == "delete",
                     idempotent=op in ("get", "list", "lookup", "compute", "update", "delete", "world_model") or read_only,
-                    verb=t.verb or "", many=t.batch, browser=t.browser)
+                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql)
     plan.output_schema = output_schema(plan, e, service)
     return plan
 
@@ -1321,6 +1326,24 @@ def _browser_session(infos: list[TInfo]) -> None:
         kind = browser_kind(t.tool.name, [p.name for p in t.params])
         if kind is not None:
             t.op, t.browser, t.head = "browser", kind, None
+
+
+def _sql_database(infos: list[TInfo]) -> None:
+    """A service whose tools run SQL statements (`read_query(query)`, `execute_sql(sql)`) holds one
+    database: those tools run on it, and its `list_tables` and `describe_table` read its tables."""
+    kinds = {id(t): sql_kind(t.tool.name, t.tool.description or "", t.tool.input_schema.get("properties") or {}) for t in infos}
+    if not any(kinds.values()):
+        return
+    for t in infos:
+        props = t.tool.input_schema.get("properties") or {}
+        kind = kinds[id(t)] or catalog_kind(t.tool.name, props)
+        if kind is None:
+            continue
+        t.op, t.sql, t.head = "sql", kind, None
+        stmt = statement_param(t.tool.name, t.tool.description or "", props)
+        for p in t.params:  # what a statement parameter takes: samplers write statements of this kind
+            if p.name == stmt:
+                p.sem = "sql_write" if kind == "write" else "sql"
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Op = Literal["create", "get", "list", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser"]
+Op = Literal["create", "get", "list", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql"]
 Fidelity = Literal["faithful", "structural", "simulated"]
 ParamRole = Literal[
     "key",  # locates the target record (with the other keys)
@@ -83,6 +83,7 @@ class ToolPlan(BaseModel):
     verb: str = ""
     many: bool = False  # create from a list of items / get a batch
     browser: str | None = None  # what a page tool does to the browser session (op "browser"; browser.py)
+    sql: str | None = None  # what a tool of a SQL database does with it (op "sql"; sql.py)
     fidelity: Fidelity | None = None  # set after the fidelity checks (fidelity.py); None: not checked
 
     @property

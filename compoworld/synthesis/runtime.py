@@ -14,6 +14,7 @@ from compoworld.services.json_schema import InvalidValue, compile_validator, fit
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.browser import run_browser
+from compoworld.synthesis.sql import SQL_SEMS, SQL_TABLES, examples, run_sql, seed_tables
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
@@ -59,6 +60,9 @@ class CompiledService(Service):
     def generate(self, gen: Any) -> dict[str, Iterable[Record]]:
         out: dict[str, list[Record]] = {}
         for e in _parents_first(list(self._ents.values())):
+            if e.collection == SQL_TABLES:  # a database: the world's customers, products and orders
+                out[e.collection] = seed_tables(gen.world, gen.rng, format_timestamp(gen.now))
+                continue
             ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
             n = gen.n(e.size) if e.size else 0
             ctx.ids = tuple(f"{e.prefix}_{i + 1:04d}" for i in range(n))
@@ -85,6 +89,12 @@ class CompiledService(Service):
             out[e.collection] = rows
         self._count_entries(out)
         return out
+
+    def examples(self, sem: str, rng: Any) -> list[Any]:
+        """Statements over the service's database for a parameter that takes SQL: what samplers pass."""
+        if sem not in SQL_SEMS or SQL_TABLES not in self.db:
+            return []
+        return list(examples(list(self.db[SQL_TABLES]), sem == "sql_write", rng))
 
     def _count_entries(self, out: dict[str, list[Record]]) -> None:
         """A seeded folder holds as many items as lie in it (a listing of it shows them all)."""
@@ -179,6 +189,8 @@ class CompiledService(Service):
             return self._action(t, args)
         if op == "browser":
             return run_browser(self, t, args, _world(self.ctx.seed))
+        if op == "sql":
+            return run_sql(self, t, args)
         assert e is not None, f"tool {name} has no collection"
         args = _unwrapped(t, args)
         if op == "create":

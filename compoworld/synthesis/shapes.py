@@ -51,6 +51,10 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
         from compoworld.synthesis.browser import browser_output
 
         return browser_output(t)
+    if t.op == "sql":
+        from compoworld.synthesis.sql import sql_output
+
+        return sql_output(t)
     if e is None:
         return {"type": "object"}
     rec = record_schema(e)
