@@ -2050,3 +2050,44 @@ def test_a_create_refuses_a_unique_identifier_a_record_already_has() -> None:
     assert first.ok and again.error_kind == "business_rule" and "website" in again.error
     for title in ("a", "b"):
         assert env.step({"name": "op__add_documents", "arguments": {"indexUid": "movies", "title": title}}).ok
+
+
+# -- repositories of a code host ----------------------------------------------------------------
+
+def _code_host() -> ServerSpec:
+    """GitHub's shape: a repository's coordinates are `owner` and `repo`, and each record in one
+    (an issue, a pull request) has a number of its own within that repository."""
+    coords = {"owner": S, "repo": S}
+    return server(
+        f"code_host{next(_BROKEN)}",
+        tool("list_repositories", "List repositories of an owner.", {"owner": S}, ("owner",)),
+        tool("get_repository", "Get a repository's details.", coords, ("owner", "repo")),
+        tool("create_issue", "Create a new issue in a GitHub repository.", {**coords, "title": S, "body": S}, ("owner", "repo", "title")),
+        tool("list_issues", "List issues in a GitHub repository.", {**coords, "state": S}, ("owner", "repo")),
+        tool("get_issue", "Get details of a specific issue in a GitHub repository.", {**coords, "issue_number": N}, ("owner", "repo", "issue_number")),
+        tool("list_pull_requests", "List pull requests in a GitHub repository.", coords, ("owner", "repo")),
+        tool("get_pull_request", "Get details of a specific pull request.", {**coords, "pull_number": N}, ("owner", "repo", "pull_number")),
+    )
+
+
+def test_a_code_hosts_records_live_in_the_repositories_it_lists_and_are_found_by_their_number() -> None:
+    srv = _code_host()
+    plan = infer_plan(srv, srv.name)
+    roles = {t.name: {p.name: p.role for p in t.params} for t in plan.tools}
+    assert roles["get_issue"] == {"owner": "ref", "repo": "ref", "issue_number": "key"}
+    assert roles["get_pull_request"] == {"owner": "ref", "repo": "ref", "pull_number": "key"}  # the number, not the repository
+    env = Environment([build_service(plan)], seed=4)
+    db = env.services[srv.name].db
+    repos = {(r["owner"], r["repo"]) for r in db["repositories"]}
+    # issues and pull requests sit in repositories the host lists, under the organisation that owns them
+    assert {(r["owner"], r["repo"]) for c in ("issues", "requests") for r in db[c]} <= repos
+    issue = next(iter(db["issues"]))
+    coords = {"owner": issue["owner"], "repo": issue["repo"]}
+    listed = env.step({"name": f"{srv.name}__list_issues", "arguments": coords}).data["items"]
+    assert issue["id"] in {r["id"] for r in listed}
+    got = env.step({"name": f"{srv.name}__get_issue", "arguments": {**coords, "issue_number": issue["issue_number"]}})
+    assert got.ok and got.data["id"] == issue["id"]
+    elsewhere = next(r for o, r in sorted(repos) if r != issue["repo"])  # the same number in another repository
+    other = env.step({"name": f"{srv.name}__get_issue", "arguments": {**coords, "repo": elsewhere, "issue_number": issue["issue_number"]}})
+    assert not other.ok or other.data["repo"] == elsewhere
+    assert results(srv)[("get_issue", "keyed_lookup")] == ["pass"]

@@ -794,6 +794,12 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
     if t.op == "transition" and t.verb in _CREATE_WHEN_NO_TARGET:
         # `send_message(message)`: the text to send is the new message, not the name of a stored one to mark sent
         name_keys = [p for p in name_keys if p.snake not in CONTENT_PARAMS]
+    if not id_keys and not t.plural_noun and t.op not in ("list", "create"):
+        # `get_pull_request(owner, repo, pull_number)`: an id named for a word of the record's own compound
+        # name; not one of another entity's (`get_team_projects(team_id)` lists a team's projects)
+        named = {singular(w) for w in t.tokens} - {t.verb or ""} - (entities - {ent})
+        id_keys = [p for p in cands if p.required and len(p.words) >= 2 and p.words[-1] in ID_SUFFIX
+                   and singular(p.words[-2]) in named and id(p) not in {id(r) for r, _, _ in t.refs}]
     keys: list[PInfo] = id_keys[:1] or name_keys[:1]
     if not keys and t.op == "get":
         # `read_multiple_files(paths)`: a list of natural keys is a batch read keyed on the singular field
@@ -1394,6 +1400,17 @@ def _scopes(t: TInfo, p: PInfo, e: EntityPlan | None) -> bool:
     return singular(stem[-1]) in {singular(w) for w in t.tokens} or keyish
 
 
+REPO_PARAMS = frozenset({"repo", "repository", "repo_name"})
+REPO_COORDS = REPO_PARAMS | {"owner", "org", "organization"}
+
+
+def _in_repository(t: TInfo, p: PInfo, e: EntityPlan | None) -> bool:
+    """`get_issue(owner, repo, issue_number)`: the owner and the repository say in which repository the
+    record is (issue 7 of one repository is not issue 7 of another); they were ignored as options."""
+    return (e is not None and p.required and p.snake in REPO_COORDS and e.field(p.snake) is not None
+            and not any(p is k for k, _ in t.keys) and any(q.snake in REPO_PARAMS for q in t.params))
+
+
 SETTING_WORDS = {"timeframe", "resolution", "granularity", "window", "interval"}
 
 
@@ -1416,6 +1433,8 @@ def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
         if t.op != "create" and p.within is None and _scopes(t, p, e):
             return "ref"  # `update_video_edit(project_id, ...)`: which project's edit, not a new project id
         return "field" if e is not None and e.field(p.snake) is not None else "option"
+    if t.op in ("get", "delete", "lookup") and _in_repository(t, p, e):
+        return "ref"
     if t.op in ("get", "delete"):
         return "ref" if _scopes(t, p, e) else "option"
     return "arg" if p.structural != "option" or t.op in ("compute", "world_model", "action") else "option"

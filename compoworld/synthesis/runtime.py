@@ -20,7 +20,7 @@ from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, coherent_news, coherent_page, coherent_place, coherent_quote, rng_for, slugify,
+from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, coherent_news, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
                                         value_for, web_hits)
 
 MAX_PAGE = 100
@@ -137,6 +137,7 @@ class CompiledService(Service):
         coherent_quote(row, rng)
         coherent_news(row, ctx.world)
         coherent_place(row)
+        coherent_repo(row)
         # a file of a known kind has that kind's extension (a Unity `Material` is `.mat`, not `.docx`)
         kind = next((str(row[k]).lower() for k in KIND_FIELDS if isinstance(row.get(k), str)), None)
         ext = EXTENSION_OF_KIND.get(kind or "")

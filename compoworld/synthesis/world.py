@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import zlib
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable
@@ -103,6 +104,27 @@ def coherent_place(row: dict[str, Any]) -> None:
     for k, v in (("latitude", lat), ("lat", lat), ("longitude", lon), ("lon", lon), ("lng", lon)):
         if isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool):
             row[k] = v
+
+
+REPO_OWNER = "halcyon-works"  # the organisation the world's repositories belong to
+
+
+def coherent_repo(row: dict[str, Any]) -> None:
+    """A record of a repository host (an issue, a pull request, a file) that holds a repository's
+    coordinates, `owner` and `repo` as GitHub's tools take them, is in one of the world's repositories:
+    `owner` is the organisation and `repo` the repository's name, as its tools are called with (the
+    owner had been a person's name, and issues sat in repositories no listing showed)."""
+    repo, owner = row.get("repo"), row.get("owner")
+    if not isinstance(repo, str) or not isinstance(owner, str):
+        return
+    name = repo.rsplit("/", 1)[-1]
+    if name not in REPOS and name.rsplit("-", 1)[0] not in REPOS:  # a taken key's numbered twin stays itself
+        name = REPOS[zlib.crc32(repo.encode()) % len(REPOS)]
+    row["repo"], row["owner"] = name, REPO_OWNER
+    if isinstance(row.get("full_name"), str):
+        row["full_name"] = f"{REPO_OWNER}/{name}"
+    if isinstance(row.get("url"), str) and "/" in repo:  # a repository's own page
+        row["url"] = f"https://github.com/{REPO_OWNER}/{name}"
 
 
 def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
