@@ -763,6 +763,13 @@ ARCHETYPES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]
      {"available": {True, False}}),
     ("list_shortcuts", "List all available Siri shortcuts.", {"limit": I}, {}, {"action_count": r"\d+", "folder": {"Home", "Work", "Health", "Starter Shortcuts"}}),
     ("list_tags", "List the tags.", {"limit": I}, {}, {"usage_count": r"\d+"}),
+    # a code host's commits, branches, pull requests and releases are no code packages (version, stars, licence)
+    ("list_commits", "Get the list of commits of a branch in a GitHub repository.", {"limit": I}, {},
+     {"sha": r"[0-9a-f]{40}", "author": r"[A-Z][a-z]+ [A-Z][a-z]+", "additions": r"\d+"}),
+    ("list_branches", "List branches in a GitHub repository.", {"limit": I}, {}, {"name": r"main|develop|[a-z]+/[\w.-]+", "sha": r"[0-9a-f]{40}"}),
+    ("list_pull_requests", "List pull requests in a GitHub repository.", {"limit": I}, {},
+     {"state": {"open", "closed", "merged"}, "base": r"main|develop|[a-z]+/[\w.-]+", "head": r"main|develop|[a-z]+/[\w.-]+"}),
+    ("list_releases", "List releases of a GitHub repository.", {"limit": I}, {}, {"tag_name": r"v\d+\.\d+\.\d+", "draft": r"True|False"}),
 ]
 
 

@@ -441,6 +441,34 @@ HOLDER_NOUNS = frozenset({"calendar", "trading", "transaction", "history", "data
 FILING_WORDS = frozenset({"sec", "edgar", "form", "cik", "8k", "10k", "10q", "13f", "institutional"})
 
 
+# What a code host (GitHub, GitLab, Gitea, Bitbucket) holds besides repositories: a commit, a branch,
+# a pull request and a release are each their own record, not a code package with stars and a licence.
+CODE_HOST_WORDS = frozenset({"git", "github", "gitlab", "gitea", "bitbucket", "repo", "repository", "commit", "branch", "pull", "merge"})
+GIT_TOPICS: dict[str, list[F]] = {
+    "commit": [("sha", None, S), ("message", None, S), ("author", "person_name", S), ("committed_at", "datetime", S),
+               ("additions", None, I), ("deletions", None, I)],
+    "branch": [("name", None, S), ("sha", None, S), ("protected", "flag", B)],
+    "pull_request": [("title", "title", S), ("state", None, S), ("author", "person_name", S), ("head", None, S), ("base", None, S),
+                     ("created_at", "datetime", S)],
+    "release": [("tag_name", None, S), ("name", "title", S), ("body", "text", S), ("published_at", "datetime", S),
+                ("draft", "flag", B), ("prerelease", "flag", B)],
+}
+
+
+def _git_kind(own: set[str], context: set[str]) -> str | None:
+    if not context & CODE_HOST_WORDS:
+        return None
+    if "commit" in own:
+        return "commit"
+    if "branch" in own:
+        return "branch"
+    if own & {"pull", "pr", "mr"} or ("merge" in own and "request" in own):
+        return "pull_request"
+    if "release" in own:
+        return "release"
+    return None
+
+
 def named_topic(entity: str, tools: list[str], texts: list[str]) -> tuple[str, list[F]] | None:
     """The archetype the names of an entity decide, before word counts: its own name, or, when the
     entity only holds records (`calendars`), its tools' names if they all say the same kind. An entity
@@ -448,6 +476,9 @@ def named_topic(entity: str, tools: list[str], texts: list[str]) -> tuple[str, l
     of their lines."""
     ent = {singular(w) for w in words(entity)}
     context = {singular(w) for t in texts for w in words(t)}
+    git = _git_kind(ent | ({w for t in tools for w in map(singular, words(t))} if ent <= {"request"} else set()), context)
+    if git is not None:  # `pull_request`'s entity is "request": its tools say whose
+        return git, GIT_TOPICS[git]
     finance = bool(context & (STOCK_WORDS | {"financial", "finance", "fiscal", "quarterly", "annual", "company", "dividend",
                                              "income", "earning", "cik", "sec", "fmp", "nasdaq", "nyse", "ttm"}))
     if ent and not ent & HOLDER_NOUNS:
@@ -1620,6 +1651,14 @@ def _repo(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return ctx.shared(n, "repo", lambda: rng.choice(REPOS))
 
 
+BRANCHES = ["main", "develop", "release/2.4", "feature/invoice-export", "fix/login-timeout", "chore/bump-deps"]
+
+
+def _branch(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    """A branch of record `n`'s repository: a branch's own name, a pull request's head (its base is main)."""
+    return ctx.shared(n, "branch", lambda: BRANCHES[n % len(BRANCHES)] if ctx.entity == "branch" else rng.choice(BRANCHES[2:]))
+
+
 def _diff(rng: random.Random, ctx: ValueContext, n: int) -> str:
     old, new = rng.choice(CODE_LINES)
     path = f"src/{_repo(rng, ctx, n).split('-')[0]}/core.py"
@@ -1699,8 +1738,14 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
     "repo": [({"full_name", "repo", "repository", "slug"}, lambda r, c, p, n: f"halcyon-works/{_repo(r, c, n)}"),
              ({"diff", "patch", "changes"}, lambda r, c, p, n: _diff(r, c, n)),
              ({"path", "local_path", "repo_path"}, lambda r, c, p, n: f"/src/{_repo(r, c, n)}"),
+             # a branch a pull request merges from or into, or a release is cut from, is one of the repository's
+             ({"head", "base", "branch", "ref", "target_commitish", "head_ref", "base_ref", "default_branch"},
+              lambda r, c, p, n: _branch(r, c, n)),
+             ({"tag", "tag_name"}, lambda r, c, p, n: c.shared(n, "tag", lambda: f"v{r.randint(0, 3)}.{r.randint(0, 12)}.{r.randint(0, 9)}")),
+             ({"state"}, lambda r, c, p, n: r.choice(["open", "open", "closed", "merged"]) if c.entity in ("request", "pull_request") else r.choice(["open", "closed"])),
              ({"message", "commit", "subject", "title", "summary"}, lambda r, c, p, n: r.choice(COMMITS)),
-             ({"name"}, lambda r, c, p, n: _repo(r, c, n)),
+             ({"name"}, lambda r, c, p, n: _branch(r, c, n) if c.entity == "branch" else
+              c.shared(n, "tag", lambda: f"v{r.randint(0, 3)}.{r.randint(0, 12)}.{r.randint(0, 9)}") if c.entity == "release" else _repo(r, c, n)),
              ({"description", "body", "text", "content"}, lambda r, c, p, n: f"The {_repo(r, c, n)} service: source, tests and deployment scripts."),
              ({"author", "committer", "owner", "user", "login", "username"}, lambda r, c, p, n: p.name if p else "Build Bot")],
     "web": [({"url", "link", "href", "uri"}, lambda r, c, p, n: f"https://{_company_of(r, c, n).domain}/{slugify(_web_topic(r, c, n))}"),
