@@ -2098,3 +2098,24 @@ def test_a_code_hosts_records_live_in_the_repositories_it_lists_and_are_found_by
     other = env.step({"name": f"{srv.name}__get_issue", "arguments": {**coords, "repo": elsewhere, "issue_number": issue["issue_number"]}})
     assert not other.ok or other.data["repo"] == elsewhere
     assert results(srv)[("get_issue", "keyed_lookup")] == ["pass"]
+
+
+def test_records_named_like_a_collection_the_runtime_keeps_are_their_own() -> None:
+    """Contentful's AI Actions are records of their own, not the service's log of actions (they were
+    found among logged actions, so no id named one); a service's browsers are no browser session."""
+    srv = server(
+        "ai_actions",
+        tool("create_ai_action", "Create a new AI Action.", {"name": S, "instruction": S}, ("name", "instruction")),
+        tool("get_ai_action", "Retrieve an AI Action.", {"aiActionId": S}, ("aiActionId",)),
+        tool("publish_ai_action", "Publish an AI Action.", {"aiActionId": S}, ("aiActionId",)),
+        tool("restart_worker", "Restart the background worker.", {}),  # an action: the service keeps an action log
+    )
+    plan = infer_plan(srv, srv.name)
+    colls = {t.name: t.collection for t in plan.tools}
+    assert colls["restart_worker"] == "action_log"
+    assert colls["create_ai_action"] == colls["get_ai_action"] == colls["publish_ai_action"] != "action_log"
+    env = Environment([build_service(plan)], seed=2)
+    made = env.step({"name": "ai_actions__create_ai_action", "arguments": {"name": "Summarise", "instruction": "Summarise the entry."}})
+    assert made.ok
+    got = env.step({"name": "ai_actions__get_ai_action", "arguments": {"aiActionId": made.data["id"]}})
+    assert got.ok and got.data["name"] == "Summarise"

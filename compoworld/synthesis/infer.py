@@ -731,13 +731,13 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
             ep.collection = f"{ep.collection}_items"
         plans_e[name] = ep
     if any(t.op == "browser" for t in infos):
-        plans_e["browser"] = browser_entity()
+        plans_e[_own("browser")] = browser_entity()
     if any(t.op == "sql" for t in infos):
-        plans_e["sql"] = sql_entity()
+        plans_e[_own("sql")] = sql_entity()
     if any(t.op == "action" for t in infos):
-        plans_e["action"] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
+        plans_e[_own("action")] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
     if any(t.op == "world_model" for t in infos):
-        plans_e["simulation"] = EntityPlan(collection=SIMULATIONS, entity="simulation", prefix="sim", fields=list(SIMULATION_FIELDS), size=0)
+        plans_e[_own("simulation")] = EntityPlan(collection=SIMULATIONS, entity="simulation", prefix="sim", fields=list(SIMULATION_FIELDS), size=0)
 
     tools: list[ToolPlan] = []
     for t in infos:
@@ -753,11 +753,20 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     return plan
 
 
+def _own(kind: str) -> str:
+    """The key of a collection the runtime keeps for a kind of tool (its action log, browser session,
+    database, simulations): never an entity's name, so Contentful's `ai_action` records are not the log."""
+    return f"@{kind}"
+
+
+ACTION_KEY = _own("action")
+
+
 def _resolve(t: TInfo, entities: set[str]) -> None:
     """Keys, references and the final operation of a tool, now that the service's entities are known."""
     if t.op in ("compute", "world_model", "action", "browser", "sql"):
         if t.op in ("action", "browser", "sql"):
-            t.entity = t.op
+            t.entity = _own(t.op)
         return
     ent = t.head
     if ent is None:
@@ -765,7 +774,7 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         if t.op == "lookup":
             t.head = ent = "result"
         else:
-            t.entity = "action"
+            t.entity = ACTION_KEY
             return
     t.entity = ent
     # a create's envelope holds the new record's fields and a listing's its filters, not keys; what
@@ -826,15 +835,15 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             t.op = "create"
         elif t.op == "transition":
             t.op = "action"
-            t.entity = "action"
+            t.entity = ACTION_KEY
             return
         elif req and t.op == "delete":
             keys = req[:1]
         elif t.op == "delete":
-            t.op, t.entity = "action", "action"
+            t.op, t.entity = "action", ACTION_KEY
             return
     if t.op == "transition" and keys and _is_batch(keys[0]):
-        t.op, t.entity = "action", "action"  # `calls_batch_archive(callIds)`: no transition of many records yet
+        t.op, t.entity = "action", ACTION_KEY  # `calls_batch_archive(callIds)`: no transition of many records yet
         return
     if t.op == "create" and t.verb in _CREATE_WHEN_NO_TARGET:
         t.target = TRANSITION_STATE.get(t.verb, "created") if t.verb not in ("post", "schedule", "book") else {"post": "posted", "schedule": "scheduled", "book": "booked"}[t.verb]
@@ -845,7 +854,7 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
     if t.op in ("create", "delete") or (t.op == "update" and not keys):
         t.items = _batch_items(t)
         if t.items is not None and t.op == "update" and "id" not in _item_props(t.items):
-            t.op, t.entity, t.items = "action", "action", None  # items that say not which record: no update to apply
+            t.op, t.entity, t.items = "action", ACTION_KEY, None  # items that say not which record: no update to apply
             return
     if t.items is not None:
         t.batch, keys = True, []  # each item is a record: its fields say which, no argument names one
