@@ -770,6 +770,9 @@ ARCHETYPES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]
     ("list_pull_requests", "List pull requests in a GitHub repository.", {"limit": I}, {},
      {"state": {"open", "closed", "merged"}, "base": r"main|develop|[a-z]+/[\w.-]+", "head": r"main|develop|[a-z]+/[\w.-]+"}),
     ("list_releases", "List releases of a GitHub repository.", {"limit": I}, {}, {"tag_name": r"v\d+\.\d+\.\d+", "draft": r"True|False"}),
+    # a health check answers a state, not a measurement in ms; a cluster's in Elasticsearch's colours
+    ("get_health", "Check the health of the service.", {}, {}, {"status": {"healthy", "degraded", "unhealthy"}, "uptime_seconds": r"\d+"}),
+    ("get_cluster_health", "Get cluster health status", {}, {}, {"status": {"green", "yellow", "red"}}),
 ]
 
 

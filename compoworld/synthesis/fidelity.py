@@ -910,7 +910,7 @@ def _check_database(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec
     SQL says (`SELECT 6 * 7` is 42) and refuses a change; a table a write creates, and the row it
     inserts, are what a read selects, `list_tables` lists and `describe_table` describes. What each tool
     should do comes from its spec's name, description and parameters, not from what it was compiled to."""
-    from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_kind, statement_param
+    from compoworld.synthesis.sql import PROBES, SQL_TABLES, catalog_kind, sql_kind, statement_param
 
     props = {n: t.input_schema.get("properties") or {} for n, t in tools.items()}
     runs = {n: k for n, t in tools.items() if (k := sql_kind(t.name, t.description or "", props[n]))}
@@ -937,15 +937,15 @@ def _check_database(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec
     writers = [n for n, k in kinds.items() if k in ("write", "execute")]
     unset = set()  # tools whose other arguments no value fits (`oneOf` of connection settings): not checked
     for n in readers:
-        obs = run(n, "SELECT 6 * 7 AS answer")
+        obs = run(n, PROBES["answer"])
         if obs is None:
             unset.add(n)
         elif rows(obs) != [{"answer": 42}]:
             problems[n].append("SELECT 6 * 7 did not answer 42")
     written = False
     if writers:
-        made = run(writers[0], "CREATE TABLE zq_check (id INTEGER PRIMARY KEY, label TEXT)")
-        put = run(writers[0], "INSERT INTO zq_check (label) VALUES ('zq-1')") if made is not None and made.ok else None
+        made = run(writers[0], PROBES["create"])
+        put = run(writers[0], PROBES["insert"]) if made is not None and made.ok else None
         written = put is not None and put.ok
         if not written:
             problems[writers[0]].append(f"could not create a table and insert a row ({(put or made).error if (put or made) else 'no arguments'})")
@@ -953,7 +953,7 @@ def _check_database(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec
         for n, k in kinds.items():
             if n in unset:
                 continue
-            if k in ("read", "execute") and rows(run(n, "SELECT label FROM zq_check")) != [{"label": "zq-1"}]:
+            if k in ("read", "execute") and rows(run(n, PROBES["select"])) != [{"label": "zq-1"}]:
                 problems[n].append("did not select the row a write inserted")
             elif k == "tables":
                 obs = _call(env, svc, n, schema_arguments(specs[n], env, svc, random.Random(47)) or {})
@@ -966,8 +966,8 @@ def _check_database(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec
                     problems[n].append("does not describe the columns of the table a write created")
         for n, k in kinds.items():
             if k == "read" and n not in unset:
-                obs = run(n, "DELETE FROM zq_check")
-                if obs is None or obs.ok or rows(run(readers[0], "SELECT count(*) AS n FROM zq_check")) != [{"n": 1}]:
+                obs = run(n, PROBES["delete"])
+                if obs is None or obs.ok or rows(run(readers[0], PROBES["count"])) != [{"n": 1}]:
                     problems[n].append("a tool that only reads ran a DELETE")
     for n, found in problems.items():
         if n in unset and not found:

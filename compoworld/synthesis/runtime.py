@@ -150,6 +150,8 @@ class CompiledService(Service):
     def _seed_value(self, e: EntityPlan, f: FieldPlan, rng: Any, ctx: ValueContext, i: int, done: dict[str, list[Record]]) -> Any:
         if f.role == "seq":
             return i + 1
+        if f.role == "status" and ctx.family == "health" and e.statuses in ([], ["active"]):
+            return value_for(f.name, None, f.shape, rng, ctx, i)  # a health check's status is its health, not a lifecycle's "active"
         if f.role == "status":
             if not e.statuses:
                 return "active"

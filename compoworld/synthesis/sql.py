@@ -60,6 +60,13 @@ READ_STATEMENTS = frozenset({"select", "with", "values", "show", "describe", "de
 WRITE_STATEMENTS = frozenset({"insert", "update", "delete", "replace", "create", "drop", "alter"})
 
 
+# What the fidelity check `database` sends a service's SQL tools (fidelity.py): SQL's own answer to a
+# computation, a table and a row a write makes, and a change a read must refuse.
+PROBES = {"answer": "SELECT 6 * 7 AS answer", "create": "CREATE TABLE zq_check (id INTEGER PRIMARY KEY, label TEXT)",
+          "insert": "INSERT INTO zq_check (label) VALUES ('zq-1')", "select": "SELECT label FROM zq_check",
+          "delete": "DELETE FROM zq_check", "count": "SELECT count(*) AS n FROM zq_check"}
+
+
 def statement_param(tool_name: str, description: str, props: dict[str, Any]) -> str | None:
     """The parameter that takes a SQL statement: named like one (`sql`, `query`, `statement`) where the
     parameter or the tool says it is SQL, or names a statement of it in capitals (a `query` of a Cypher

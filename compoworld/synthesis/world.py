@@ -322,6 +322,9 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
       ("owner_address", "address", S), ("token_uri", None, S)]),
     ("chain", ("transaction", "block", "wallet", "gas", "contract", "nft", "chain", "address", "defi", "pool", "swap", "transfer"),
      [("hash", "code", S), ("amount", "money", N), ("symbol", "code", S), ("from_address", None, S), ("to_address", None, S), ("timestamp", "datetime", S)]),
+    # a service's or a cluster's health is a state with its checks, not a measurement in ms
+    ("health", ("health", "healthcheck", "heartbeat", "uptime", "liveness", "readiness"),
+     [("status", None, S), ("version", None, S), ("uptime_seconds", None, I), ("summary", "text", S), ("checked_at", "datetime", S)]),
     ("metric", ("metric", "stat", "statistic", "analytics", "usage", "score", "count", "index", "indicator", "report", "summary", "status", "health", "performance"),
      [("name", "title", S), ("value", None, N), ("unit", None, S), ("period", None, S), ("updated_at", "datetime", S)]),
     # a search hit: what a search answers; information about a thing, looked up, is that thing's record
@@ -623,6 +626,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("event", ("event", "calendar", "meeting", "appointment", "schedule", "booking", "reservation", "invite")),
     ("contact", ("contact", "user", "person", "people", "member", "profile", "account", "customer", "employee", "lead", "candidate")),
     ("order", ("order", "payment", "invoice", "charge", "refund", "transaction", "subscription", "checkout", "cart", "purchase", "billing")),
+    ("health", ("health", "healthcheck", "heartbeat", "uptime", "liveness", "readiness")),
     ("metric", ("metric", "report", "analytics", "stat", "statistic", "usage", "kpi", "dashboard", "monitor")),
     ("place", ("place", "location", "route", "direction", "map", "geocode", "poi", "restaurant", "hotel", "trip", "distance", "station", "airport")),
     ("media", ("media", "video", "audio", "podcast", "episode", "transcript", "caption", "subtitle", "movie", "film", "song", "track", "playlist")),
@@ -797,6 +801,7 @@ class ValueContext:
         self.entity = entity
         self.chain = chain  # the blockchain the service is about ("bitcoin", "starknet", "solana", "evm"; "" none)
         self.ids: tuple[str, ...] = ()  # the ids of the records being seeded, for fields that point at a sibling
+        self.scope: frozenset[str] = frozenset()  # the words of the service's name and description
         self._people: dict[tuple[int, str], Person] = {}
         self._shared: dict[tuple[int, str], Any] = {}
 
@@ -813,7 +818,9 @@ class ValueContext:
         if ruled is not None and set(words(scope)) & ruled[1]:
             # an Anki service's models are note types, a Docker service's images container images
             family = "deploy" if family == "image" else ""
-        return cls(world, now, family, entity, chain_of(scope))
+        ctx = cls(world, now, family, entity, chain_of(scope))
+        ctx.scope = frozenset(words(scope))
+        return ctx
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
         """Record `n`'s person in a role (the same one for its name, email and phone)."""
@@ -1647,6 +1654,13 @@ def _file_path(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return ctx.shared(n, "path", lambda: f"/{rng.choice(FILE_DIRS)}/{_file(rng, ctx, n)}")
 
 
+def _health(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    """Record `n`'s health: mostly good, as services usually are; a cluster's in Elasticsearch's colours."""
+    colours = bool(ctx.scope & {"elasticsearch", "opensearch", "cluster"})
+    return ctx.shared(n, "health", lambda: rng.choice(["green", "green", "green", "yellow", "red"] if colours else
+                                                      ["healthy", "healthy", "healthy", "degraded", "unhealthy"]))
+
+
 def _repo(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return ctx.shared(n, "repo", lambda: rng.choice(REPOS))
 
@@ -1751,6 +1765,11 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
     "web": [({"url", "link", "href", "uri"}, lambda r, c, p, n: f"https://{_company_of(r, c, n).domain}/{slugify(_web_topic(r, c, n))}"),
             (NAMES, lambda r, c, p, n: f"{_web_topic(r, c, n)} | {_co(r, c, n)}"),
             (TEXTS | {"html", "markdown", "txt", "json"}, lambda r, c, p, n: _web_text(r, c, n))],
+    # Elasticsearch's cluster health is green, yellow or red; a service's health check healthy or not
+    "health": [({"status", "state", "health"}, lambda r, c, p, n: _health(r, c, n)),
+               ({"version"}, lambda r, c, p, n: f"{r.randint(1, 8)}.{r.randint(0, 19)}.{r.randint(0, 9)}"),
+               (TEXTS, lambda r, c, p, n: "All checks passed." if _health(r, c, n) in ("green", "healthy") else
+                "Some checks failed: see the failing components.")],
     "weather": [({"severity", "level"}, lambda r, c, p, n: r.choice(["minor", "moderate", "severe", "extreme"])),
                 ({"event", "headline", "alert"}, lambda r, c, p, n: r.choice(["Heat advisory", "Flood warning", "Winter storm watch", "Wind advisory"])),
                 ({"city", "location", "place", "station", "name", "title"}, lambda r, c, p, n: c.shared(n, "city", lambda: r.choice(CITIES)[0])),
@@ -1978,6 +1997,7 @@ FAMILY_STR["nft"] = [
 ]
 
 FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
+    "health": [({"uptime", "uptime_seconds"}, (3_600, 7_776_000))],
     "binary": [({"size", "length", "bytes"}, (4, 2048))],
     "process": [({"pid"}, (300, 65_000)), ({"cpu", "percent"}, (0, 90)), ({"memory", "mb"}, (8, 4_096))],
     "shortcut": [({"action", "actions", "action_count"}, (1, 24))],
