@@ -2122,3 +2122,30 @@ def test_records_named_like_a_collection_the_runtime_keeps_are_their_own() -> No
     assert made.ok
     got = env.step({"name": "ai_actions__get_ai_action", "arguments": {"aiActionId": made.data["id"]}})
     assert got.ok and got.data["name"] == "Summarise"
+
+
+def test_a_listing_of_one_players_records_answers_that_players_and_in_order() -> None:
+    """`get_player_matches(account_id)`: the records are the account's (they had been the same for every
+    account, `account_id` ignored), the same for the same account, and a match derived for an account
+    ends after it starts (derived records had their two dates drawn apart, in any order)."""
+    out = {"type": "array", "items": {"type": "object", "properties": {"match_id": I, "hero": S, "start_time": S, "end_time": S}}}
+    srv = server("player_stats", tool("get_player_matches", "Get the recent matches of a player.", {"account_id": I}, ("account_id",), out=out))
+    plan = infer_plan(srv, srv.name)
+    assert {p.name: p.role for p in plan.tools[0].params} == {"account_id": "filter"}
+    env = Environment([build_service(plan)], seed=5)
+
+    def matches(account: int) -> list[dict[str, Any]]:
+        obs = env.step({"name": "player_stats__get_player_matches", "arguments": {"account_id": account}})
+        assert obs.ok, obs
+        return obs.data["items"]
+
+    first, other = matches(1234), matches(99)
+    assert first and other and first == matches(1234)
+    assert {r["account_id"] for r in first} == {1234} and {r["account_id"] for r in other} == {99}
+    from compoworld.synthesis.runtime import time_pairs
+
+    pairs = time_pairs(tuple(first[0]))
+    assert pairs  # a match starts and ends (`starts_at`, `ends_at`)
+    for r in first + other:
+        for start, end in pairs:
+            assert r[start] <= r[end], r

@@ -1015,7 +1015,8 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
                     or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")):
                 continue
             rng = _range_field(p)
-            if rng is not None or (p.type in ("integer", "number") and (set(p.words) & _WINDOW_WORDS or p.snake not in e.fields)):
+            owner_id = p.required and len(p.words) >= 2 and p.words[-1] == "id"  # `get_player_totals(account_id)`: whose
+            if rng is not None or (p.type in ("integer", "number") and (set(p.words) & _WINDOW_WORDS or (p.snake not in e.fields and not owner_id))):
                 # `days=7` asks for a time window, `lines=50` for a length: not for records whose `days` is 7
                 continue
             add(p.snake, p)

@@ -129,11 +129,7 @@ class CompiledService(Service):
         for f in e.fields:
             if slug is not None and f.role != "id" and (f.name == "slug" or f.name.endswith("_slug")) and _may_hold(f.shape, slug):
                 row[f.name] = slug
-        # a session, a booking or a run ends after it starts: the two dates were drawn apart
-        for start, end in time_pairs(tuple(f.name for f in e.fields)):
-            a, b = row.get(start), row.get(end)
-            if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and len(a) == len(b) and b < a:
-                row[start], row[end] = b, a
+        _in_order(e, row)
         coherent_quote(row, rng)
         coherent_news(row, ctx.world)
         coherent_place(row)
@@ -264,6 +260,8 @@ class CompiledService(Service):
                 row[f.name] = known[f.name]
             elif f.role == "seq":
                 row[f.name] = None
+            elif f.role == "status" and ctx.family == "health" and e.statuses in ([], ["active"]):
+                row[f.name] = value_for(f.name, None, f.shape, rng, ctx, n)  # a derived health check's health
             elif f.role == "status":
                 row[f.name] = e.statuses[0] if e.statuses else "active"
             elif f.role in ("created", "updated"):
@@ -285,6 +283,7 @@ class CompiledService(Service):
         coherent_news(row, ctx.world)  # and so is the news
         coherent_place(row)  # a city's weather lies at the city
         coherent_page(row, known.get("url"), ctx.shared_values(n), ctx.world)
+        _in_order(e, row)  # a derived match, too, ends after it starts
         return row
 
     # -- operations -----------------------------------------------------------------------------
@@ -578,6 +577,14 @@ FLAG_OPPOSITES: dict[str, frozenset[str]] = {
     "archived": frozenset({"active"}), "unpinned": frozenset({"pinned"}), "unstarred": frozenset({"starred"}),
     "hidden": frozenset({"visible"}), "private": frozenset({"public", "shared"}), "shared": frozenset({"private"}),
 }
+
+
+def _in_order(e: EntityPlan, row: Record) -> None:
+    """A session, a booking or a run ends after it starts: two dates drawn apart are put in order."""
+    for start, end in time_pairs(tuple(f.name for f in e.fields)):
+        a, b = row.get(start), row.get(end)
+        if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and len(a) == len(b) and b < a:
+            row[start], row[end] = b, a
 
 
 def state_flags(e: EntityPlan, state: str) -> dict[str, bool]:
