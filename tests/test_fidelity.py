@@ -2149,3 +2149,24 @@ def test_a_listing_of_one_players_records_answers_that_players_and_in_order() ->
     for r in first + other:
         for start, end in pairs:
             assert r[start] <= r[end], r
+
+
+def test_only_companies_have_statements_and_only_screens_have_shows() -> None:
+    """A balance sheet, a dividend or an analyst's grade is a company's: their seeded symbols are stock
+    tickers (Bitcoin and Solana had balance sheets). `dbt_show` shows query results, which are no TV
+    show (dbt's compile and show answered films with a genre and a rating)."""
+    srv = server("statements", tool("getBalanceSheetStatement", "Access balance sheet statements of public companies.", {"symbol": S}, ("symbol",)),
+                 tool("getDividends", "Fetch the company dividends.", {"symbol": S}, ("symbol",)),
+                 tool("getQuote", "Get the latest stock or crypto quote.", {"symbol": S}, ("symbol",)))
+    plan = infer_plan(srv, srv.name)
+    env = Environment([build_service(plan)], seed=6)
+    db = env.services[srv.name].db
+    topics = {e.collection: e.topic for e in plan.entities}
+    statements = [c for c, t in topics.items() if t in ("balance_statement", "dividend")]
+    assert len(statements) == 2
+    for c in statements:
+        symbols = {r["symbol"] for r in db[c]}
+        assert not symbols & {"BTC", "ETH", "SOL", "ADA"} and all(s.isalpha() and s.isupper() for s in symbols), symbols
+    dbt = server("dbt", tool("dbt_show", "Preview the results of a model using dbt show.", {"models": S}),
+                 tool("dbt_compile", "Compile dbt models and print the SQL.", {"models": S}))
+    assert all(e.topic != "media" for e in infer_plan(dbt, dbt.name).entities)

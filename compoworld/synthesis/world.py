@@ -45,6 +45,8 @@ TICKER_INFO: dict[str, tuple[str, float]] = {
     "ORCL": ("Oracle Corporation", 160.0), "BTC": ("Bitcoin", 67_000.0), "ETH": ("Ethereum", 3_400.0), "SOL": ("Solana", 150.0),
     "ADA": ("Cardano", 0.45), "STRK": ("Starknet", 0.6), "USDC": ("USD Coin", 1.0), "USDT": ("Tether", 1.0), "WBTC": ("Wrapped Bitcoin", 67_000.0),
     "JUP": ("Jupiter", 0.9), "BONK": ("Bonk", 0.00002), "RAY": ("Raydium", 1.8),
+    "JPM": ("JPMorgan Chase & Co.", 200.0), "KO": ("The Coca-Cola Company", 62.0), "DIS": ("The Walt Disney Company", 110.0),
+    "INTC": ("Intel Corporation", 30.0), "PEP": ("PepsiCo, Inc.", 170.0), "V": ("Visa Inc.", 275.0),
 }
 PRICE_FIELDS = frozenset({"price", "open", "high", "low", "close", "last", "last_price", "current_price", "previous_close", "prev_close",
                           "adj_close", "bid", "ask", "day_high", "day_low", "vwap", "price_usd", "mark_price"})
@@ -357,6 +359,9 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
                                                                                           "port", "region", "node", "tunnel", "database", "db"})),
     "chain": (frozenset({"address"}), frozenset({"wallet", "blockchain", "chain", "token", "eth", "btc", "crypto", "onchain", "contract",
                                                  "transaction", "hash", "ens", "solana", "bitcoin", "ethereum", "evm"})),
+    # `dbt_show` or `show_tables` shows something: a show is a TV show only where screen words are said
+    "media": (frozenset({"show"}), frozenset({"tv", "episode", "season", "movie", "film", "series", "video", "streaming", "netflix", "imdb",
+                                              "tmdb", "tvmaze", "anime", "cast", "actor", "trakt", "watch", "watchlist", "network", "podcast"})),
     # a subscription's, a workflow's or a type's definition is no word in a dictionary
     # and a paper search's "key words" no word of one; a word's definitions are
     "definition": (frozenset({"definition", "word"}), frozenset({"definition", "word", "dictionary", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation",
@@ -756,8 +761,15 @@ def _address(r: random.Random, c: ValueContext) -> str:
     return "0x%040x" % r.getrandbits(160)
 
 
+# Tickers of companies: what files income statements, pays dividends and gets analysts' grades (a coin does none)
+STOCKS = [t for t in TICKERS if t not in {s for coins in CRYPTO.values() for s in coins} | {"ADA"}] + ["JPM", "KO", "DIS", "INTC", "PEP", "V"]
+EQUITY_TOPICS = frozenset(FINANCE_TOPICS) | ANALYST_TOPICS | {"financial_statement", "market_cap", "earnings_transcript"}
+
+
 def _symbol(r: random.Random, c: ValueContext) -> str:
-    return r.choice(CRYPTO[c.chain]) if c.chain else r.choice(TICKERS)
+    if c.chain:
+        return r.choice(CRYPTO[c.chain])
+    return r.choice(STOCKS if c.equity else TICKERS)
 
 
 def entity_family(entity: str, collection: str, topic: str) -> str:
@@ -802,6 +814,7 @@ class ValueContext:
         self.chain = chain  # the blockchain the service is about ("bitcoin", "starknet", "solana", "evm"; "" none)
         self.ids: tuple[str, ...] = ()  # the ids of the records being seeded, for fields that point at a sibling
         self.scope: frozenset[str] = frozenset()  # the words of the service's name and description
+        self.equity = False  # records only a company has (a balance sheet, a dividend): their symbols are stocks
         self._people: dict[tuple[int, str], Person] = {}
         self._shared: dict[tuple[int, str], Any] = {}
 
@@ -820,6 +833,7 @@ class ValueContext:
             family = "deploy" if family == "image" else ""
         ctx = cls(world, now, family, entity, chain_of(scope))
         ctx.scope = frozenset(words(scope))
+        ctx.equity = topic in EQUITY_TOPICS
         return ctx
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
