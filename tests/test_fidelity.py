@@ -2167,6 +2167,9 @@ def test_only_companies_have_statements_and_only_screens_have_shows() -> None:
     for c in statements:
         symbols = {r["symbol"] for r in db[c]}
         assert not symbols & {"BTC", "ETH", "SOL", "ADA"} and all(s.isalpha() and s.isupper() for s in symbols), symbols
+    refused = env.step({"name": f"{srv.name}__getBalanceSheetStatement", "arguments": {"symbol": "BTC"}})  # asked for a coin's
+    assert not refused.ok and refused.error_kind == "not_found" and "no balance sheet" in refused.error
+    assert env.step({"name": f"{srv.name}__getBalanceSheetStatement", "arguments": {"symbol": "KO"}}).ok
     dbt = server("dbt", tool("dbt_show", "Preview the results of a model using dbt show.", {"models": S}),
                  tool("dbt_compile", "Compile dbt models and print the SQL.", {"models": S}))
     assert all(e.topic != "media" for e in infer_plan(dbt, dbt.name).entities)

@@ -20,7 +20,7 @@ from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, coherent_news, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
+from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, not_in_world, coherent_news, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
                                         value_for, web_hits)
 
 MAX_PAGE = 100
@@ -230,13 +230,13 @@ class CompiledService(Service):
             if row is not None:
                 return row
             if e.world and derive:
-                return self._derive(e, {f: v for _, f, v in conds})
+                return self._derive_or_refuse(e, {f: v for _, f, v in conds})
             raise NotFoundError(f"there is no {e.entity.replace('_', ' ')} yet")
         row = _find(table, conds)
         if row is not None:
             return row
         if e.world and derive and not any(f == "id" for _, f, _ in keys):
-            return self._derive(e, {f: v for _, f, v in conds})
+            return self._derive_or_refuse(e, {f: v for _, f, v in conds})
         what = ", ".join(f"{p} {v!r}" for p, _, v in keys)
         under = [f"{p} {v!r}" for p, _, v in conds if (p, _, v) not in keys]
         if under and _find(table, keys) is not None:  # it exists, under another parent
@@ -450,7 +450,13 @@ class CompiledService(Service):
             return []
         named = {p.field: args[p.name] for p in t.params if p.role in ("ref", "filter") and p.field
                  and isinstance(args.get(p.name), (str, int, list)) and not isinstance(args.get(p.name), bool)}
-        return [self._derive(e, named, i) for i in range(WORLD_HITS)] if named else []
+        return [self._derive(e, named, i) for i in range(WORLD_HITS)] if named and not not_in_world(e.topic, named) else []
+
+    def _derive_or_refuse(self, e: EntityPlan, known: dict[str, Any]) -> Record:
+        why = not_in_world(e.topic, known)
+        if why is not None:
+            raise NotFoundError(why)
+        return self._derive(e, known)
 
     def _page(self, t: ToolPlan, args: dict[str, Any], rows: list[Any]) -> dict[str, Any]:
         limit, offset = self._window(t, args)

@@ -766,6 +766,22 @@ STOCKS = [t for t in TICKERS if t not in {s for coins in CRYPTO.values() for s i
 EQUITY_TOPICS = frozenset(FINANCE_TOPICS) | ANALYST_TOPICS | {"financial_statement", "market_cap", "earnings_transcript"}
 
 
+EQUITY_WORDS = {"balance_statement": "balance sheet", "stock_split": "stock splits", "insider_trade": "insider trades", "sec_filing": "SEC filings",
+                "financial_statement": "financial statements", "market_cap": "market capitalisation", "earnings_transcript": "earnings calls",
+                "grade": "analyst grades", "estimate": "analyst estimates", "dividend": "dividends"}
+COINS = frozenset({s for coins in CRYPTO.values() for s in coins} | {"BTC", "ETH", "SOL", "ADA"})
+
+
+def not_in_world(topic: str, known: dict[str, Any]) -> str | None:
+    """Why the outside world holds no record of `topic` with these values (a coin files no balance
+    sheet and pays no dividend), or None: a lookup answers not-found rather than derive one."""
+    symbol = next((v for k, v in known.items() if k in ("symbol", "ticker") and isinstance(v, str)), None)
+    # a company's filings (statements, dividends, splits, insider trades): an analyst's view of a coin may exist
+    if (topic in FINANCE_TOPICS or topic == "financial_statement") and symbol is not None and symbol.upper() in COINS:
+        return f"{symbol} is a cryptocurrency, not a company's stock: it has no {EQUITY_WORDS.get(topic, topic.replace('_', ' '))}"
+    return None
+
+
 def _symbol(r: random.Random, c: ValueContext) -> str:
     if c.chain:
         return r.choice(CRYPTO[c.chain])
