@@ -2173,3 +2173,20 @@ def test_only_companies_have_statements_and_only_screens_have_shows() -> None:
     dbt = server("dbt", tool("dbt_show", "Preview the results of a model using dbt show.", {"models": S}),
                  tool("dbt_compile", "Compile dbt models and print the SQL.", {"models": S}))
     assert all(e.topic != "media" for e in infer_plan(dbt, dbt.name).entities)
+
+
+def test_a_read_that_answers_the_same_whatever_object_it_is_given_is_recompiled() -> None:
+    """`wallet_populate_transaction(transaction)` answered one stored transfer whatever transaction it was
+    given (the review's seed 27): a read whose required arguments are all objects must answer from them,
+    or it is served as simulated. A read that does answer from its object passes (`get_quote(request)`
+    looks the symbol up)."""
+    from compoworld.synthesis.fidelity import failing_tools
+
+    tx = {"type": "object", "properties": {"to": S, "data": S, "from": S}, "required": ["to"]}
+    srv = server("wallet_tx", tool("wallet_populate_transaction", "Populate a transaction with missing fields", {"transaction": tx}, ("transaction",)))
+    checks = check_fidelity(build_service(infer_plan(srv, srv.name)), srv)
+    assert [c.status for c in checks if c.check == "fidelity_object_input"] == ["fail"]
+    assert failing_tools(checks) == {"wallet_populate_transaction"}
+    quote = server("quotes_obj", tool("get_quote", "Get the latest stock quote.", {"request": {"type": "object", "properties": {"symbol": S},
+                                                                                                       "required": ["symbol"]}}, ("request",)))
+    assert results(quote)[("get_quote", "object_input")] == ["pass"]

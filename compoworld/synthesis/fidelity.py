@@ -27,6 +27,8 @@ tool through `Environment.step`, as an agent would. One check per failure family
 - session: a browser service's page tools act on one session: they refuse before any page is open,
   reads and screenshots answer the page navigated to, a click is remembered on that page, back and
   forward move along the history, and closing ends the session;
+- object_input: a read whose required arguments are all objects answers from them: two different
+  objects do not get one stored record;
 - database: the SQL tools of a service run on one database: a read answers what SQL says and refuses
   a change, and the table and row a write creates are selected, listed and described by the others.
 
@@ -242,6 +244,41 @@ def _check_kind(name: str, spec: ToolSpec, intent: ToolIntent, rec: _Rec) -> Non
         rec.add("kind", name, "fail", f"the spec says it reads ({intent.verb}); compiled as a change")
     else:
         rec.add("kind", name, "pass")
+
+
+def _check_object_input(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
+    """A read whose required arguments are all objects (`populate_transaction(transaction)`,
+    `estimate_audience(audienceDefinition)`, `swap_quote(request)`) answers from what it is given: two
+    different objects do not get the same answer (they had answered one stored record whatever they held)."""
+    props, required = _props(spec), [r for r in spec.input_schema.get("required") or [] if r in _props(spec)]
+    if not spec.read_only or spec.kind == "world_model" or _is_search(tool) or not required \
+            or not all(main_type(props[r]) == "object" for r in required):
+        return
+    outs = []
+    for seed in (5, 6, 7, 8):
+        args = schema_arguments(spec, env, svc, random.Random(seed), fresh=True)
+        if args is None or any(args == a for a, _ in outs):
+            continue
+        obs = _call(env, svc, name, args)
+        if obs.ok:
+            outs.append((args, obs.data))
+        if len(outs) == 2:
+            break
+    if len(outs) < 2:
+        rec.add("object_input", name, "skip", "no two different arguments it accepts")
+        return
+    (a1, d1), (a2, d2) = outs
+    same = d1 == d2
+    if same and isinstance(d1, dict) and isinstance(d1.get("items"), list) and not d1["items"]:
+        rec.add("object_input", name, "skip", "neither argument finds anything")  # two filters that match nothing agree
+        return
+    rec.add("object_input", name, "fail" if same else "pass",
+            f"answers the same for {', '.join(required)}={_short(a1)} and {_short(a2)}" if same else "")
+
+
+def _short(args: dict[str, Any]) -> str:
+    text = repr(args)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _check_keyed(env: Environment, svc: str, name: str, spec: ToolSpec, intent: ToolIntent, rec: _Rec) -> None:
@@ -893,6 +930,7 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
         spec = specs[name]
         _check_kind(name, spec, intents[name], rec)
         _check_keyed(env, cls.name, name, spec, intents[name], rec)
+        _check_object_input(env, cls.name, name, spec, tool, rec)
         _check_filters(env, cls.name, name, spec, intents[name], declared, rec)
         _check_computation(env, cls.name, name, spec, tool, rec)
         _check_output_fields(env, cls.name, name, spec, tool, rec)
