@@ -79,6 +79,8 @@ def test_sql_tools_run_statements_on_one_database() -> None:
     obs = call(env, svc, "write_query", query="INSERT INTO notes (body) VALUES ('renewal call'), ('send invoice')")
     assert obs.ok and obs.data == {"statement": "INSERT", "rows_affected": 2}
     assert call(env, svc, "read_query", query="SELECT body FROM notes ORDER BY id DESC LIMIT 1").data["rows"] == [{"body": "send invoice"}]
+    made = call(env, svc, "write_query", query="INSERT INTO notes (body) VALUES ('chase payment') RETURNING id")
+    assert made.ok and made.data["rows"] == [{"id": 3}] and made.data["rows_affected"] == 1
     assert "notes" in call(env, svc, "list_tables").data["tables"]
     assert [c["name"] for c in call(env, svc, "describe_table", table_name="notes").data["columns"]] == ["id", "body"]
     assert call(env, svc, "read_query", query="SELECT table_name FROM information_schema.tables WHERE table_name = 'notes'").data["rows"]

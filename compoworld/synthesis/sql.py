@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+from datetime import datetime, timedelta
 from typing import Any, Iterator, Literal
 
 from compoworld.services.service import Record
@@ -186,8 +187,6 @@ def seed_tables(world: Any, rng: random.Random, now: str) -> list[Record]:
 
 
 def _day(now: str, rng: random.Random, lo: int, hi: int) -> str:
-    from datetime import datetime, timedelta
-
     when = datetime.fromisoformat(now.replace("Z", "+00:00")) - timedelta(days=rng.randint(lo, hi), hours=rng.randint(0, 9))
     return when.strftime("%Y-%m-%d %H:%M:%S")
 
@@ -208,7 +207,6 @@ def run_sql(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
         raise ToolError(f"give one SQL statement in '{param}'")
     stmt = text.strip().rstrip(";").strip()
     verb = (stmt.split(None, 1)[0] if stmt else "").lower()
-    reads = verb in READ_STATEMENTS
     if t.sql == "read" and verb in WRITE_STATEMENTS:
         raise ToolError(f"this tool only reads: give one SELECT statement ({verb.upper()} changes data; "
                         "use the service's tool that writes)")
@@ -233,6 +231,8 @@ def run_sql(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
             got = [list(r) for r in cur.fetchall()] if cols else []  # all of them: a change with RETURNING runs to its end
             changed = verb in WRITE_STATEMENTS or db.total_changes != base  # `WITH ... INSERT` changes data too
             answer = _rows_answer(verb.upper(), cols, got) if cols else {"statement": verb.upper(), "rows_affected": max(cur.rowcount, 0)}
+            if cols and changed:
+                answer["rows_affected"] = len(got)  # `INSERT ... RETURNING id`: the rows it made, and how many
             if changed:
                 db.commit()
         except sqlite3.Error as exc:
@@ -327,17 +327,17 @@ class _database:
         self.db.close()
 
 
+_CHANGES = frozenset({sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE, sqlite3.SQLITE_CREATE_TABLE,
+                      sqlite3.SQLITE_DROP_TABLE, sqlite3.SQLITE_ALTER_TABLE, sqlite3.SQLITE_CREATE_INDEX, sqlite3.SQLITE_DROP_INDEX,
+                      sqlite3.SQLITE_CREATE_VIEW, sqlite3.SQLITE_DROP_VIEW, sqlite3.SQLITE_CREATE_TRIGGER, sqlite3.SQLITE_DROP_TRIGGER})
+
+
 def _authorize(action: int, arg1: Any, arg2: Any, dbname: Any, source: Any) -> int:
     if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH, sqlite3.SQLITE_PRAGMA):
         return sqlite3.SQLITE_DENY
     if dbname == "information_schema" and action in _CHANGES:
         return sqlite3.SQLITE_DENY
     return sqlite3.SQLITE_OK
-
-
-_CHANGES = frozenset({sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE, sqlite3.SQLITE_CREATE_TABLE,
-                      sqlite3.SQLITE_DROP_TABLE, sqlite3.SQLITE_ALTER_TABLE, sqlite3.SQLITE_CREATE_INDEX, sqlite3.SQLITE_DROP_INDEX,
-                      sqlite3.SQLITE_CREATE_VIEW, sqlite3.SQLITE_DROP_VIEW, sqlite3.SQLITE_CREATE_TRIGGER, sqlite3.SQLITE_DROP_TRIGGER})
 
 
 def _reader(action: int, arg1: Any, arg2: Any, dbname: Any, source: Any) -> int:
