@@ -1,4 +1,5 @@
 import os
+import shutil
 import tempfile
 
 # Offline, quiet, deterministic defaults for every test (set before any library import reads them).
@@ -7,11 +8,19 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
-# Caches (LLM responses, compiled services) go to a fresh folder, never into the checkout.
-os.environ.setdefault("COMPOWORLD_CACHE_DIR", tempfile.mkdtemp(prefix="compoworld-test-cache-"))
+# Caches (LLM responses, compiled services) go to a fresh folder, never into the checkout, and the
+# folder goes when the session ends (about 500 MB of compiled corpus each: runs had filled the disk).
+_OWN_CACHE = None
+if "COMPOWORLD_CACHE_DIR" not in os.environ:
+    _OWN_CACHE = os.environ["COMPOWORLD_CACHE_DIR"] = tempfile.mkdtemp(prefix="compoworld-test-cache-")
 
 
 import pytest  # noqa: E402  (after the environment above is set)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _OWN_CACHE is not None:  # a folder the caller gave is the caller's to keep
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
