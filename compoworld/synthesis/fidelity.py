@@ -250,7 +250,8 @@ def _check_object_input(env: Environment, svc: str, name: str, spec: ToolSpec, t
     """A read whose required arguments are all objects (`populate_transaction(transaction)`,
     `estimate_audience(audienceDefinition)`, `swap_quote(request)`) answers from what it is given: two
     different objects do not get the same answer (they had answered one stored record whatever they held)."""
-    props, required = _props(spec), [r for r in spec.input_schema.get("required") or [] if r in _props(spec)]
+    props = _props(spec)
+    required = [r for r in spec.input_schema.get("required") or [] if r in props]
     if not spec.read_only or spec.kind == "world_model" or _is_search(tool) or not required \
             or not all(main_type(props[r]) == "object" for r in required):
         return

@@ -1145,7 +1145,8 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     if title_like is None and "name" not in fields and "title" not in fields and not e.itemized:
         fields["name"] = FieldPlan(name="name", shape={"type": "string"}, sem="title", role="title")
     statuses = list(e.status_enum or [])
-    if e.statuses or "status" in fields:
+    # a health check's `status` is the health it reports (healthy, green), not a lifecycle no tool moves
+    if e.statuses or ("status" in fields and topic != "health"):
         initial = [] if statuses else [_initial_status(e.statuses)]
         for s in initial + e.statuses:
             if s not in statuses:
@@ -1227,8 +1228,8 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         pp = params[-1]
         if pp.role in ("field", "filter", "ref"):
             pp.field = p.snake
-        if t.op == "create" and pp.role == "field" and _says_unique(p, t.entity):
-            pp.role = "key"  # a unique value: the create refuses one a record already has
+            if t.op == "create" and pp.role == "field" and _says_unique(p, t.entity):
+                pp.role = "key"  # a unique value: the create refuses one a record already has
         elif pp.role in ("min", "max"):
             rf = _range_field(p)
             pp.field = rf[1] if rf else None
@@ -1327,7 +1328,7 @@ MAKES = {"build": frozenset({"image"}), "pull": frozenset({"image"}),
 def _makes_records(infos: list[TInfo]) -> None:
     """`build_image(path, tag)` beside `list_images` and `remove_image`: the image it builds is one
     of the images the service lists, not a line in an action log."""
-    kept = {t.head for t in infos if t.head and t.op in ("create", "get", "list", "update", "delete", "transition", "lookup")}
+    kept = {t.head for t in infos if t.head and t.op in _RECORD_OPS}
     for t in infos:
         if t.op == "action" and t.head in MAKES.get(t.verb or "", ()) and t.head in kept:
             t.op = "create"

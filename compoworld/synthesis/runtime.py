@@ -146,8 +146,6 @@ class CompiledService(Service):
     def _seed_value(self, e: EntityPlan, f: FieldPlan, rng: Any, ctx: ValueContext, i: int, done: dict[str, list[Record]]) -> Any:
         if f.role == "seq":
             return i + 1
-        if f.role == "status" and ctx.family == "health" and e.statuses in ([], ["active"]):
-            return value_for(f.name, None, f.shape, rng, ctx, i)  # a health check's status is its health, not a lifecycle's "active"
         if f.role == "status":
             if not e.statuses:
                 return "active"
@@ -260,8 +258,6 @@ class CompiledService(Service):
                 row[f.name] = known[f.name]
             elif f.role == "seq":
                 row[f.name] = None
-            elif f.role == "status" and ctx.family == "health" and e.statuses in ([], ["active"]):
-                row[f.name] = value_for(f.name, None, f.shape, rng, ctx, n)  # a derived health check's health
             elif f.role == "status":
                 row[f.name] = e.statuses[0] if e.statuses else "active"
             elif f.role in ("created", "updated"):

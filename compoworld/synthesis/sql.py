@@ -177,13 +177,11 @@ def seed_tables(world: Any, rng: random.Random, now: str) -> list[Record]:
                    "product_id INTEGER NOT NULL REFERENCES products(id), quantity INTEGER NOT NULL, amount REAL NOT NULL, "
                    "status TEXT NOT NULL, ordered_at TEXT NOT NULL)", sorted(orders, key=lambda r: r[6])),
     ]
-    out = []
-    for i, (name, ddl, rows) in enumerate(specs):
-        with _database([]) as db:
+    with _database([]) as db:  # the columns as SQLite declares them
+        for _, ddl, _ in specs:
             db.execute(ddl)
-            cols = _columns(db, name)
-        out.append({"id": f"tbl_{i + 1:04d}", "name": name, "ddl": ddl, "columns": cols, "rows": rows})
-    return out
+        return [{"id": f"tbl_{i + 1:04d}", "name": name, "ddl": ddl, "columns": _columns(db, name), "rows": rows}
+                for i, (name, ddl, rows) in enumerate(specs)]
 
 
 def _day(now: str, rng: random.Random, lo: int, hi: int) -> str:

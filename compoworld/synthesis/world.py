@@ -761,15 +761,13 @@ def _address(r: random.Random, c: ValueContext) -> str:
     return "0x%040x" % r.getrandbits(160)
 
 
-# Tickers of companies: what files income statements, pays dividends and gets analysts' grades (a coin does none)
-STOCKS = [t for t in TICKERS if t not in {s for coins in CRYPTO.values() for s in coins} | {"ADA"}] + ["JPM", "KO", "DIS", "INTC", "PEP", "V"]
-EQUITY_TOPICS = frozenset(FINANCE_TOPICS) | ANALYST_TOPICS | {"financial_statement", "market_cap", "earnings_transcript"}
-
-
-EQUITY_WORDS = {"balance_statement": "balance sheet", "stock_split": "stock splits", "insider_trade": "insider trades", "sec_filing": "SEC filings",
-                "financial_statement": "financial statements", "market_cap": "market capitalisation", "earnings_transcript": "earnings calls",
-                "grade": "analyst grades", "estimate": "analyst estimates", "dividend": "dividends"}
 COINS = frozenset({s for coins in CRYPTO.values() for s in coins} | {"BTC", "ETH", "SOL", "ADA"})
+# Tickers of companies: what files income statements, pays dividends and gets analysts' grades (a coin does none)
+STOCKS = [t for t in TICKERS if t not in COINS] + ["JPM", "KO", "DIS", "INTC", "PEP", "V"]
+EQUITY_TOPICS = frozenset(FINANCE_TOPICS) | ANALYST_TOPICS | {"financial_statement", "market_cap", "earnings_transcript"}
+# how a company's filings read in a sentence (the others read as their names: "income statement")
+EQUITY_WORDS = {"balance_statement": "balance sheet", "stock_split": "stock splits", "insider_trade": "insider trades",
+                "sec_filing": "SEC filings", "financial_statement": "financial statements", "dividend": "dividends"}
 
 
 def not_in_world(topic: str, known: dict[str, Any]) -> str | None:
