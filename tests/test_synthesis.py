@@ -202,6 +202,88 @@ def test_generality_on_unseen_naming_styles() -> None:
     assert {t.name for t in clinic_plan.tools} == {"schedule_appointment", "find_appointments", "cancel_appointment", "convert_units"}
 
 
+def test_a_write_verb_ending_a_name_is_a_noun_when_the_description_reads() -> None:
+    """`web_data_linkedin_posts` ("Quickly read structured linkedin posts data") reads posts and
+    `time_series_daily_adjusted` reads a series: neither creates nor updates anything. A name that
+    leads with its write (`post_status`), or a description that writes, keeps the write."""
+    url = {"type": "string", "format": "uri"}
+    tools = [
+        _tool("web_data_linkedin_posts", {"url": url}, ["url"], "Quickly read structured linkedin posts data."),
+        _tool("time_series_daily_adjusted", {"symbol": S}, ["symbol"], "Fetch daily adjusted time series of a stock."),
+        _tool("browser_console_logs", {}, [], "Retrieve the console logs of the current page."),
+        _tool("post_status", {"text": S}, ["text"], "Post a status update."),
+        _tool("team_notes_record", {"text": S}, ["text"], "Record a note for the team."),
+    ]
+    plan = infer_plan(_server("Web Data", tools), "web_data")
+    ops = {t.original: t.op for t in plan.tools}
+    assert ops["web_data_linkedin_posts"] in ("list", "lookup", "get")
+    assert ops["time_series_daily_adjusted"] in ("list", "lookup", "get")
+    assert ops["browser_console_logs"] in ("list", "lookup", "get")
+    assert ops["post_status"] == "create" and ops["team_notes_record"] == "create"
+    cls = build_service(plan)
+    assert cls.tool_specs()["web_data_linkedin_posts"].read_only and not cls.tool_specs()["post_status"].read_only
+
+
+def test_a_read_of_the_whole_configuration_answers_every_setting() -> None:
+    """`get_config()` and `printEnv()` take no key: they answer the configuration (every setting, each
+    named once, an environment's as a shell names them), not one setting picked for every call."""
+    tools = [
+        _tool("get_config", {}, [], "Get the complete server configuration as JSON."),
+        _tool("set_config_value", {"key": S, "value": S}, ["key", "value"], "Set a configuration value."),
+    ]
+    env_tools = [_tool("printEnv", {}, [], "Prints all environment variables, helpful for debugging.")]
+    for server, tool in ((_server("Desktop Commander", tools), "get_config"), (_server("Everything", env_tools), "printEnv")):
+        plan = infer_plan(server, "svc")
+        env = Environment([build_service(plan)], seed=3)
+        obs = env.step({"name": f"svc__{tool}", "arguments": {}})
+        assert obs.ok, obs.content
+        names = [item["setting"] for item in obs.data["items"]]
+        assert len(names) >= 8 and len(set(names)) == len(names)
+        assert not any(re.search(r"_\d+$", n) for n in names), names
+        assert all(n == n.upper() for n in names) if tool == "printEnv" else all(n == n.lower() for n in names)
+
+
+def test_a_price_history_is_the_asked_symbols_bars_over_time() -> None:
+    """`get_historical_stock_prices(ticker)` answers the ticker's bars (dates in order, each bar's high
+    and low bounding its open and close, each opening at the last close, near where it trades), not
+    one quote; `get_stock_price(ticker)` beside it still answers a quote, and a history of analysts'
+    grades is no price history."""
+    tools = [
+        _tool("get_historical_stock_prices", {"ticker": S, "period": S}, ["ticker"], "Get historical stock prices for a ticker."),
+        _tool("get_stock_price", {"ticker": S}, ["ticker"], "Get the current stock price for a ticker."),
+        _tool("get_historical_stock_grades", {"symbol": S}, ["symbol"], "Get the historical analyst grades of a stock."),
+    ]
+    plan = infer_plan(_server("Stock Desk", tools), "stocks")
+    topics = {t.original: next(e.topic for e in plan.entities if e.collection == t.collection) for t in plan.tools}
+    assert topics["get_historical_stock_prices"] == "price_history"
+    assert topics["get_stock_price"] != "price_history" and topics["get_historical_stock_grades"] != "price_history"
+    env = Environment([build_service(plan)], seed=5)
+    obs = env.step({"name": "stocks__get_historical_stock_prices", "arguments": {"ticker": "MSFT"}})
+    assert obs.ok, obs.content
+    record = obs.data["items"][0] if "items" in obs.data else obs.data
+    assert record["symbol"] == "MSFT"
+    bars = record["candles"]
+    assert len(bars) >= 5 and [b["date"] for b in bars] == sorted(b["date"] for b in bars)
+    for before, bar in zip(bars, bars[1:]):
+        assert bar["open"] == before["close"]
+    assert all(b["low"] <= min(b["open"], b["close"]) <= max(b["open"], b["close"]) <= b["high"] for b in bars)
+    assert all(300 < b["close"] < 560 for b in bars)  # MSFT trades near 420
+
+
+def test_a_lone_search_finds_the_records_its_description_names() -> None:
+    """A service whose one tool is `search(query)`, "Search for files in Google Drive.", finds files
+    (a path, a title that matches), not generic hits titled "Result 3"."""
+    plan = infer_plan(_server("Drive Search", [_tool("search", {"query": S}, ["query"], "Search for files in Google Drive.")]), "drive")
+    env = Environment([build_service(plan)], seed=2)
+    listed = env.step({"name": "drive__search", "arguments": {"query": "e"}})
+    assert listed.ok and listed.data["items"], listed.content
+    hit = listed.data["items"][0]
+    assert hit["path"].endswith(hit["title"]) and "Result" not in hit["title"]
+    word = hit["title"].split(".")[0].split("-")[-1]
+    found = env.step({"name": "drive__search", "arguments": {"query": word}})
+    assert found.ok and hit["id"] in {item["id"] for item in found.data["items"]}
+
+
 # -- compiled runtime ---------------------------------------------------------------------------
 
 def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:

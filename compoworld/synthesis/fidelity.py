@@ -58,7 +58,7 @@ from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
-from compoworld.synthesis.world import PLACEHOLDER
+from compoworld.synthesis.world import PLACEHOLDER, PRICE_FIELDS
 
 Level = Literal["faithful", "structural", "simulated"]
 LEVELS: tuple[Level, ...] = ("faithful", "structural", "simulated")
@@ -73,6 +73,8 @@ WRITE_VERBS = set("create add new insert register post upload save write put sto
                   "ingest advance import restart install uninstall upgrade revert rollback undo redo rebase end terminate "
                   "abort stop kill reset reboot shutdown regenerate quit cleanup initiate reconnect toggle demote promote pause unpause resume suspend "
                   "ensure buy sell purchase delegate undelegate claim withdraw deposit expose begin forward manage".split())
+# write verbs that are nouns too, when they end a name after other words (an app store, a compound record)
+NOUN_WRITES = {"store", "record", "log", "post", "comment", "book", "schedule", "share", "commit", "reply", "stage"}
 READ_VERBS = set("get read fetch retrieve show view describe list search find query lookup look browse inspect status "
                  "count stats download info details".split())
 LIST_VERBS = {"list", "search", "find", "query", "browse", "filter", "discover", "lookup_many"}
@@ -107,6 +109,9 @@ class ToolIntent:
             verb = next((w for w in first if w in WRITE_VERBS or w in READ_VERBS), None)
         if verb is None and says_it_keeps(spec.description):
             verb = "save"
+        lead = next((w for w in words(spec.description.split(".")[0])[:2] if w in READ_VERBS), None)
+        if verb in NOUN_WRITES and len(ws) > 1 and ws[-1] == verb and lead is not None:
+            verb = lead  # `web_data_apple_app_store`, "Quickly read structured ... data": the store is a noun
         self.verb = verb
         # after the verb, a verb's word names a thing: `add_issue_comment` adds a comment, not an issue
         after = ws.index(verb) if verb in ws else len(ws)
@@ -860,7 +865,7 @@ def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: T
         rec.add("domain", name, "fail", "placeholder text where the spec asks for content")
         return
     named = singular(words(name)[-1]) if words(name) else ""
-    if named in NAMED_VALUES and not any(named in k.lower() for k in _keys(data, 3)):
+    if named in NAMED_VALUES and not any(named in k.lower() or (named == "price" and k.lower() in PRICE_FIELDS) for k in _keys(data, 3)):
         rec.add("domain", name, "fail", f"no {named} in the answer, which the tool is named for")
         return
     promised = promised_value(tool.description)

@@ -26,7 +26,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
+from compoworld.synthesis.world import (FINANCE_TOPICS, HISTORY_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -346,6 +346,22 @@ _NOUN_VERBS = {"list", "search", "query", "log", "record", "note", "comment", "p
 
 
 def _find_verb(tokens: list[str], description: str) -> tuple[str | None, int]:
+    said = _description_verb(description)
+    found = _name_verb(tokens)
+    if found is None:
+        return said, -1
+    lemma, i = found
+    inflected = tokens[i] not in VERB_CLASS  # "posts", "booking": a noun more often than the verb
+    if (i > 0 or inflected) and (lemma in _NOUN_VERBS or lemma in _NOUN_WRITES or inflected) \
+            and VERB_CLASS.get(lemma) in _WRITE_CLASSES and said is not None and VERB_CLASS.get(said) in ("get", "list"):
+        # a write verb that is a noun after other words (`web_data_linkedin_posts`, `web_data_google_play_store`,
+        # `time_series_daily_adjusted`, `playwright_console_logs`) names what a read reads when the description leads with the read
+        return said, -1
+    return lemma, i
+
+
+def _name_verb(tokens: list[str]) -> tuple[str, int] | None:
+    """The verb of a tool's name and where it is, if the name has one."""
     cands = [(i, verb_lemma(t), t in VERB_CLASS) for i, t in enumerate(tokens)]
     cands = [(i, lemma, exact) for i, lemma, exact in cands if lemma is not None]
     # `ChatsController_getMessages`, `calls_list`: an inflected noun-like verb loses to a later exact verb
@@ -361,12 +377,21 @@ def _find_verb(tokens: list[str], description: str) -> tuple[str | None, int]:
         if lemma in _NOUN_VERBS and exact_later and exact_later[0][0] > i and not (i == 0 and lemma in ("list", "search", "query")):
             return exact_later[0][1], exact_later[0][0]
         return lemma, i
-    desc_words = words(description.split("\n", 1)[0])[:3]
-    for w in desc_words[:2]:
+    return None
+
+
+_WRITE_CLASSES = ("create", "update", "delete", "transition")
+# Write verbs that are also nouns ending a name: the posts, the store, the booking of `web_data_x_posts`
+_NOUN_WRITES = frozenset({"store", "book", "post", "comment", "review", "record", "log", "note", "track", "place", "request"})
+
+
+def _description_verb(description: str) -> str | None:
+    """The verb a description leads with, within its first two words ("Quickly read ...")."""
+    for w in words(description.split("\n", 1)[0])[:2]:
         lemma = verb_lemma(w)
         if lemma is not None:
-            return lemma, -1
-    return None, -1
+            return lemma
+    return None
 
 
 def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
@@ -692,6 +717,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _nodes_are_entities(infos)
     _searches_find_the_services_records(infos)
     _searches_list(infos)
+    _price_histories(infos)
     _makes_records(infos)
     _browser_session(infos)
     _sql_database(infos)
@@ -1097,6 +1123,25 @@ def _says_date(p: PInfo) -> bool:
     return p.sem in ("date", "datetime") or p.schema.get("format") in ("date", "date-time") or "yyyy" in desc or "date" in words(desc)
 
 
+PRICE_HISTORY = "price_history"
+# what a tool about prices over time is named for (a history of ratings, grades or trades is none)
+PRICE_HEADS = frozenset({"price", "quote", "chart", "data", "snapshot", "k", "daily", "weekly", "monthly", "intraday", "analysis", "adjusted",
+                         "historical", "candlestick", "series"})
+SYMBOL_PARAMS = frozenset({"symbol", "symbols", "ticker", "tickers", "coin", "pair", "instrument", "inst", "market"})
+
+
+def _price_histories(infos: list[TInfo]) -> None:
+    """`get_historical_stock_prices(symbol)`, `fetch_ohlcv(symbol)`, `get_klines(symbol)`,
+    `time_series_daily(symbol)`: a read named for prices over time, given a symbol, answers the
+    symbol's bars, not one quote of it (nor a log: a "history" of a ticker is its prices)."""
+    for t in infos:
+        ws = {singular(w) for w in words(t.tool.name)}
+        if t.op in ("get", "list", "lookup") and (ws & HISTORY_WORDS or {"time", "series"} <= ws) \
+                and (t.head is None or t.head in PRICE_HEADS or t.head in HISTORY_WORDS) \
+                and any(set(p.words) & SYMBOL_PARAMS for p in t.params if p.required):
+            t.head = PRICE_HISTORY
+
+
 def _date_field(name: str) -> str:
     return "updated_at" if "updated" in name else "created_at"
 
@@ -1125,6 +1170,8 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         topic, tfields = "network", NETWORK_TOPIC
     if chain and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
+    if e.name == PRICE_HISTORY:
+        topic, tfields = PRICE_HISTORY, FINANCE_TOPICS[PRICE_HISTORY]  # bars over time, not one quote
     if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
         topic = WEB_RESULT  # a web search engine's hits are pages of the web, about what was searched
     markup = _MARKUPS & set(words(e.name)) if topic == "webpage" else set()
@@ -1247,6 +1294,9 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     op: Op = t.op  # type: ignore[assignment]
     if op == "get" and e is not None and e.world:
         op = "lookup"  # reading the outside world: unseen keys are derived, not "not found"
+    if op in ("get", "lookup") and e is not None and e.topic == "config" and e.entity in WHOLE_CONFIG \
+            and not any(pp.role == "key" for pp in params):
+        op = "list"  # `get_config()`, `printEnv()`: the whole configuration, not one setting of it
     read_only = op in ("get", "list", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe")
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
@@ -1287,6 +1337,10 @@ def _nodes_are_entities(infos: list[TInfo]) -> None:
                 t.head, t.op = "entity", "list"  # `read_graph()`: the whole graph is every entity it holds
 
 
+# Entities that are a whole configuration (Gmail's `vacation` settings are one record; a `config` is every setting)
+WHOLE_CONFIG = frozenset({"config", "configuration", "env", "environment", "setting", "variable"})
+
+
 _RECORD_OPS = ("create", "get", "list", "update", "delete", "transition", "lookup")
 
 
@@ -1303,10 +1357,18 @@ def _searches_find_the_services_records(infos: list[TInfo]) -> None:
         if not (t.guessed and t.head == "result" and t.op in ("list", "lookup") and any(p.structural == "query" for p in t.params)):
             continue
         # what the description says it searches comes first ("Search the OSRS Wiki for pages")
-        said = [h for h in counts if h in {singular(w) for w in words(t.tool.description.split(".")[0])}]
-        found = max(said, key=lambda h: counts[h]) if said else main
+        lead = {singular(w) for w in words(t.tool.description.split(".")[0])}
+        said = [h for h in counts if h in lead]
+        # a service with no other records: the kind of record its description names ("Search for files in Google Drive")
+        kinds = sorted(lead & SEARCHED_RECORDS) if not counts else []
+        found = max(said, key=lambda h: counts[h]) if said else main if main else kinds[0] if len(kinds) == 1 else None
         if found is not None:
             t.head, t.op = found, "list"
+
+
+# Records a search finds that an archetype is about (files, tasks, issues, mails): "Search for files in Google Drive"
+SEARCHED_RECORDS = frozenset({"file", "task", "issue", "ticket", "email", "message", "document", "note", "event", "contact",
+                              "product", "repository", "video", "paper", "article", "book", "recipe", "song", "movie", "image"})
 
 
 def _searches_list(infos: list[TInfo]) -> None:

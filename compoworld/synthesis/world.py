@@ -154,6 +154,46 @@ def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     coherent_report(row, rng)
 
 
+INTERVALS = {"1m": timedelta(minutes=1), "5m": timedelta(minutes=5), "15m": timedelta(minutes=15), "30m": timedelta(minutes=30),
+             "1h": timedelta(hours=1), "4h": timedelta(hours=4), "1d": timedelta(days=1), "1wk": timedelta(weeks=1),
+             "1w": timedelta(weeks=1), "1mo": timedelta(days=30), "1M": timedelta(days=30)}
+CANDLES = 10
+
+
+def coherent_candles(row: dict[str, Any], rng: random.Random, now: datetime) -> None:
+    """A price history is a run of bars ending now, one per interval (a day unless the record says
+    another), near where its symbol trades, each bar's high and low bounding its open and close and
+    each bar opening where the last one closed."""
+    if not isinstance(row.get("candles"), list) or not isinstance(row.get("symbol"), str):
+        return
+    asked = next((row[k] for k in ("ticker", "pair", "coin") if isinstance(row.get(k), str) and row[k]), None)
+    if asked is not None:  # `get_historical_stock_prices(ticker="AAPL")`: the bars are AAPL's
+        row["symbol"] = asked.upper() if len(asked) <= 6 else asked
+    given = next((row[k] for k in ("interval", "timeframe") if isinstance(row.get(k), str) and row[k] in INTERVALS), "1d")
+    if isinstance(row.get("interval"), str):
+        row["interval"] = given
+    step = INTERVALS[given]
+    info = TICKER_INFO.get(re.split(r"[/\-]", row["symbol"])[0].upper())  # a pair's bars are its base asset's
+    price = info[1] if info else round(rng.uniform(5, 400), 2)
+    bars = []
+    for i in range(CANDLES, 0, -1):
+        open_ = price
+        close = open_ * (1 + rng.uniform(-0.03, 0.03))
+        high, low = max(open_, close) * (1 + rng.uniform(0, 0.01)), min(open_, close) * (1 - rng.uniform(0, 0.01))
+        at = now - step * i
+        bars.append({"date": at.date().isoformat() if step >= timedelta(days=1) else format_timestamp(at),
+                     "open": _price(open_), "high": _price(high), "low": _price(low), "close": _price(close),
+                     "volume": rng.randint(800_000, 60_000_000)})
+        price = close
+    row["candles"] = bars
+    if isinstance(row.get("currency"), str):
+        row["currency"] = "USD"
+
+
+def _price(p: float) -> float:
+    return round(p, 2) if p >= 1 else float(f"{p:.6g}")
+
+
 SPLIT_RATIOS = [(2, 1), (3, 1), (4, 1), (3, 2), (10, 1), (1, 10), (20, 1)]
 
 
@@ -438,7 +478,13 @@ FINANCE_TOPICS: dict[str, list[F]] = {
                       ("reporting_name", "person_name", S), ("type_of_owner", None, S), ("transaction_type", None, S),
                       ("securities_transacted", None, I), ("price", "money", N)],
     "sec_filing": [("symbol", "code", S), ("cik", None, S), ("form_type", None, S), ("filing_date", "date", S), ("link", "url", S)],
+    # a symbol's prices over time, one bar per interval (`get_historical_stock_prices`, `fetch_ohlcv`, `get_klines`)
+    "price_history": [("symbol", "code", S), ("interval", None, S), ("currency", "currency", S),
+                      ("candles", None, {"type": "array", "items": {"type": "object", "properties": {
+                          "date": S, "open": N, "high": N, "low": N, "close": N, "volume": I}}})],
 }
+# What names a symbol's prices over time rather than its price now
+HISTORY_WORDS = frozenset({"history", "historical", "ohlc", "ohlcv", "candle", "candlestick", "kline", "bar", "timeseries"})
 STATEMENT_KINDS = ("income_statement", "balance_statement", "cash_flow_statement")
 STATEMENTS = frozenset(STATEMENT_KINDS)
 FINANCIAL_STATEMENT: list[F] = list({f[0]: f for k in STATEMENT_KINDS for f in FINANCE_TOPICS[k]}.values())
@@ -764,7 +810,9 @@ def _address(r: random.Random, c: ValueContext) -> str:
 COINS = frozenset({s for coins in CRYPTO.values() for s in coins} | {"BTC", "ETH", "SOL", "ADA"})
 # Tickers of companies: what files income statements, pays dividends and gets analysts' grades (a coin does none)
 STOCKS = [t for t in TICKERS if t not in COINS] + ["JPM", "KO", "DIS", "INTC", "PEP", "V"]
-EQUITY_TOPICS = frozenset(FINANCE_TOPICS) | ANALYST_TOPICS | {"financial_statement", "market_cap", "earnings_transcript"}
+# a company's filings (a coin's or a stock's prices over time are no filing)
+FILINGS = frozenset(FINANCE_TOPICS) - {"price_history"} | {"financial_statement"}
+EQUITY_TOPICS = FILINGS | ANALYST_TOPICS | {"market_cap", "earnings_transcript"}
 # how a company's filings read in a sentence (the others read as their names: "income statement")
 EQUITY_WORDS = {"balance_statement": "balance sheet", "stock_split": "stock splits", "insider_trade": "insider trades",
                 "sec_filing": "SEC filings", "financial_statement": "financial statements", "dividend": "dividends"}
@@ -775,7 +823,7 @@ def not_in_world(topic: str, known: dict[str, Any]) -> str | None:
     sheet and pays no dividend), or None: a lookup answers not-found rather than derive one."""
     symbol = next((v for k, v in known.items() if k in ("symbol", "ticker") and isinstance(v, str)), None)
     # a company's filings (statements, dividends, splits, insider trades): an analyst's view of a coin may exist
-    if (topic in FINANCE_TOPICS or topic == "financial_statement") and symbol is not None and symbol.upper() in COINS:
+    if topic in FILINGS and symbol is not None and symbol.upper() in COINS:
         return f"{symbol} is a cryptocurrency, not a company's stock: it has no {EQUITY_WORDS.get(topic, topic.replace('_', ' '))}"
     return None
 
@@ -1540,8 +1588,12 @@ LOG_LINES = [("INFO", "request completed in 182 ms (GET /api/orders)"), ("WARN",
              ("ERROR", "connection to the database timed out after 30 s"), ("INFO", "worker started with 4 threads"),
              ("DEBUG", "cache miss for key customer:1042"), ("ERROR", "payment provider answered 502 Bad Gateway")]
 IMAGES = ["product-hero", "team-photo", "dashboard-screenshot", "logo", "office-front", "chart-q3-revenue", "avatar"]
+# as many settings as a seeded collection holds records, so that no name needs a number to be unique
 SETTINGS = [("log_level", "info", "warning"), ("request_timeout_seconds", "30", "10"), ("max_connections", "100", "50"),
-            ("default_region", "eu-west-1", "us-east-1"), ("feature_new_checkout", "true", "false"), ("retention_days", "90", "30")]
+            ("default_region", "eu-west-1", "us-east-1"), ("feature_new_checkout", "true", "false"), ("retention_days", "90", "30"),
+            ("default_shell", "/bin/bash", "/bin/sh"), ("allowed_directories", "/workspace", "/"), ("cache_ttl_seconds", "600", "300"),
+            ("max_upload_mb", "50", "25"), ("telemetry_enabled", "false", "true"), ("timezone", "Europe/Berlin", "UTC"),
+            ("api_base_url", "https://api.example.com/v2", "https://api.example.com/v1"), ("retry_attempts", "3", "5")]
 COMPONENTS = ["Button", "Dialog", "Data Table", "Tabs", "Tooltip", "Card", "Date Picker", "Navigation Menu"]
 PROMPTS = [("summarize-meeting", "Summarize the meeting notes below for {audience}; list decisions, then action items with owners.\n\n{notes}"),
            ("draft-reply", "Draft a polite reply to this email from {sender}, confirming {topic}.\n\n{email}"),
@@ -1611,7 +1663,9 @@ def _image(rng: random.Random, ctx: ValueContext, n: int) -> str:
 
 
 def _setting(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, str]:
-    return ctx.shared(n, "setting", lambda: _nth(SETTINGS, n, "_"))
+    name, value, default = ctx.shared(n, "setting", lambda: _nth(SETTINGS, n, "_"))
+    # an environment's variables are named as a shell writes them (`LOG_LEVEL`)
+    return (name.upper(), value, default) if {"env", "environment"} & set(words(ctx.entity)) else (name, value, default)
 
 
 def _component(rng: random.Random, ctx: ValueContext, n: int) -> str:
