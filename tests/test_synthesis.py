@@ -284,6 +284,32 @@ def test_a_lone_search_finds_the_records_its_description_names() -> None:
     assert found.ok and hit["id"] in {item["id"] for item in found.data["items"]}
 
 
+def test_thinking_tools_keep_the_agents_entries() -> None:
+    """`sequentialthinking(thought, thoughtNumber, ...)` and `mentalmodel(modelName, problem)` keep what
+    the agent sends as an entry of its reasoning and answer it back (no document with placeholder
+    text, no logged action); `get_thoughts` lists the entries; `reasoning(content)`, a question for a
+    model, keeps nothing."""
+    I, B = {"type": "integer"}, {"type": "boolean"}
+    tools = [
+        _tool("sequentialthinking", {"thought": S, "thoughtNumber": I, "totalThoughts": I, "nextThoughtNeeded": B},
+              ["thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded"], "A detailed tool for reflective problem-solving through thoughts."),
+        _tool("mentalmodel", {"modelName": S, "problem": S}, ["modelName", "problem"], "Apply a mental model to a problem."),
+        _tool("get_thoughts", {}, [], "Retrieve all thoughts recorded in the current session."),
+        _tool("reasoning", {"content": S}, ["content"], "Deep thinking and complex problem solving"),
+    ]
+    plan = infer_plan(_server("Thinking", tools), "think")
+    ops = {t.original: t.op for t in plan.tools}
+    assert ops["sequentialthinking"] == "create" and ops["mentalmodel"] == "create" and ops["get_thoughts"] == "list"
+    assert ops["reasoning"] != "create"
+    env = Environment([build_service(plan)], seed=4)
+    obs = env.step({"name": "think__sequentialthinking", "arguments": {"thought": "First, list the open invoices.", "thoughtNumber": 1,
+                                                                       "totalThoughts": 3, "nextThoughtNeeded": True}})
+    assert obs.ok, obs.content
+    assert {"First, list the open invoices.", 1, 3, True} <= set(obs.data.values()) and "as recorded" not in obs.content
+    listed = env.step({"name": "think__get_thoughts", "arguments": {}})
+    assert listed.ok and obs.data["id"] in {item["id"] for item in listed.data["items"]}
+
+
 # -- compiled runtime ---------------------------------------------------------------------------
 
 def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:

@@ -718,6 +718,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _searches_find_the_services_records(infos)
     _searches_list(infos)
     _price_histories(infos)
+    _thinking_tools(infos)
     _makes_records(infos)
     _browser_session(infos)
     _sql_database(infos)
@@ -1170,6 +1171,8 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         topic, tfields = "network", NETWORK_TOPIC
     if chain and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
+    if e.name == "thought" and e.owned:
+        topic, tfields = "thought", []  # an entry of the agent's own reasoning: the fields it sent, nothing made up
     if e.name == PRICE_HISTORY:
         topic, tfields = PRICE_HISTORY, FINANCE_TOPICS[PRICE_HISTORY]  # bars over time, not one quote
     if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
@@ -1385,6 +1388,32 @@ def _searches_list(infos: list[TInfo]) -> None:
 # an installed chart by `list_charts` (building a project or pulling a branch makes none).
 MAKES = {"build": frozenset({"image"}), "pull": frozenset({"image"}),
          "install": frozenset({"component", "chart", "app", "package", "plugin", "extension", "block", "module"})}
+
+
+# Tools an agent thinks with (`sequentialthinking`, `think`, `mentalmodel`, `structuredargumentation`): the
+# servers keep what the agent sends as an entry of its reasoning and answer it back with its place in the
+# history. They create an entry; they fetch nothing and change no record of the world.
+_THINKING = re.compile(r"think|thought|reasoning|mentalmodel|argumentation|socratic|metacognit|decisionframework|designpattern|"
+                       r"debuggingapproach|scientificmethod|brainstorm")
+
+
+_MODEL_WORDS = frozenset({"deepseek", "llm", "gpt", "openai", "claude", "gemini", "r1"})
+
+
+def _thinking_tools(infos: list[TInfo]) -> None:
+    for t in infos:
+        name = t.tool.name.lower()
+        said = _name_verb(t.tokens)
+        if not _THINKING.search(name) or (said and VERB_CLASS.get(said[0]) in ("get", "list", "delete")) \
+                or t.op in ("compute", "sql", "browser"):
+            continue  # `get_thoughts` lists the entries, `clear_thoughts` removes them
+        if not any(p.required and p.type in ("string", "object", "array") for p in t.params):
+            continue  # what it would keep is not given
+        if len(t.params) < 2 and not any("thought" in p.name.lower() for p in t.params):
+            continue  # `reasoning(content)`, "the question that needs deep thinking": it answers, it keeps nothing
+        if _MODEL_WORDS & {singular(w) for w in words(t.tool.description[:300])}:
+            continue  # "Deep thinking with DeepSeek R1": a model answers, it keeps nothing
+        t.op, t.head, t.guessed = "create", "thought", False
 
 
 def _makes_records(infos: list[TInfo]) -> None:
