@@ -310,6 +310,40 @@ def test_thinking_tools_keep_the_agents_entries() -> None:
     assert listed.ok and obs.data["id"] in {item["id"] for item in listed.data["items"]}
 
 
+def test_records_keyed_by_a_ticker_are_the_markets() -> None:
+    """`plus_dm(symbol)` (plus directional movement) is no direct message and `getCompanyProfile(symbol)`
+    no person: a record keyed by a ticker is a quote or the listed company, whose profile is its own
+    (Apple's industry, headquarters and website)."""
+    tools = [
+        _tool("plus_dm", {"symbol": S, "interval": S, "time_period": {"type": "number"}}, ["symbol", "interval"], "Fetch plus directional movement"),
+        _tool("getCompanyProfile", {"symbol": S}, ["symbol"], "Access detailed company profile data."),
+    ]
+    plan = infer_plan(_server("Market Data", tools), "market")
+    topics = {t.original: next(e.topic for e in plan.entities if e.collection == t.collection) for t in plan.tools}
+    assert topics["plus_dm"] not in ("message", "person") and topics["getCompanyProfile"] == "company"
+    env = Environment([build_service(plan)], seed=6)
+    profile = env.step({"name": "market__getCompanyProfile", "arguments": {"symbol": "AAPL"}})
+    assert profile.ok, profile.content
+    assert profile.data["name"] == "Apple Inc." and profile.data["city"] == "Cupertino" and profile.data["domain"] == "apple.com"
+    dm = env.step({"name": "market__plus_dm", "arguments": {"symbol": "IBM", "interval": "daily"}})
+    assert dm.ok and dm.data["symbol"] == "IBM" and not {"sender", "recipient", "subject"} & set(dm.data)
+
+
+def test_a_fetched_url_answers_its_page() -> None:
+    """`fetch(url)` and `scrape_as_markdown(url)` answer the page the address names (its host in the
+    title, text about what its path names), not a drive's document with placeholder text."""
+    url = {"type": "string", "format": "uri"}
+    tools = [_tool("fetch", {"url": url}, ["url"], "Fetches a URL from the internet and extracts its contents as markdown."),
+             _tool("scrape_as_markdown", {"url": url}, ["url"], "Scrape a single webpage URL with advanced options for content extraction.")]
+    plan = infer_plan(_server("Web Fetch", tools), "web")
+    env = Environment([build_service(plan)], seed=8)
+    for tool in ("fetch", "scrape_as_markdown"):
+        obs = env.step({"name": f"web__{tool}", "arguments": {"url": "https://northstarbio.com/pricing"}})
+        assert obs.ok, obs.content
+        assert obs.data["url"] == "https://northstarbio.com/pricing" and "northstarbio.com" in obs.data["title"]
+        assert "Pricing" in obs.data["title"] and "as recorded" not in obs.content
+
+
 # -- compiled runtime ---------------------------------------------------------------------------
 
 def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:

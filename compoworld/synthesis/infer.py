@@ -1125,6 +1125,11 @@ def _says_date(p: PInfo) -> bool:
 
 
 PRICE_HISTORY = "price_history"
+# what a tool that reads a URL's page is named for
+PAGE_READS = frozenset({"fetch", "scrape", "crawl", "crawling", "scraper", "unblocker", "content", "html", "markdown", "page", "webpage"})
+# archetypes no record keyed by a ticker belongs to, and the words that make such a record a company's
+OFF_MARKET_TOPICS = frozenset({"person", "message", "media", "document", "place", "config", "resource", ""})
+COMPANY_WORDS = frozenset({"profile", "company", "employee", "executive", "overview", "etf", "fund"})
 # what a tool about prices over time is named for (a history of ratings, grades or trades is none)
 PRICE_HEADS = frozenset({"price", "quote", "chart", "data", "snapshot", "k", "daily", "weekly", "monthly", "intraday", "analysis", "adjusted",
                          "historical", "candlestick", "series"})
@@ -1171,6 +1176,17 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         topic, tfields = "network", NETWORK_TOPIC
     if chain and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
+    if topic in OFF_MARKET_TOPICS and any(f.role == "key" and f.name in ("symbol", "ticker") for f in fields.values()):
+        # a record keyed by a ticker is the market's: `plus_dm(symbol)` is an indicator, not a direct message,
+        # and `getCompanyProfile(symbol)` a company's profile, not a person's
+        said = {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])}
+        topic = "company" if said & COMPANY_WORDS else "series" if {"interval", "time_period"} & set(fields) else "price"
+        tfields = next(f for n, _, f in TOPICS if n == topic)
+    if topic in ("document", "result", "") and not e.owned and any(f.role == "key" and (f.sem == "url" or f.name in ("url", "uri"))
+                                                             for f in fields.values()) \
+            and {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])} & PAGE_READS:
+        # `fetch_content(url)`, `scrape_as_markdown(url)`: what a URL answers is its page, not a document of a drive
+        topic, tfields = "webpage", next(f for n, _, f in TOPICS if n == "webpage")
     if e.name == "thought" and e.owned:
         topic, tfields = "thought", []  # an entry of the agent's own reasoning: the fields it sent, nothing made up
     if e.name == PRICE_HISTORY:

@@ -48,6 +48,27 @@ TICKER_INFO: dict[str, tuple[str, float]] = {
     "JPM": ("JPMorgan Chase & Co.", 200.0), "KO": ("The Coca-Cola Company", 62.0), "DIS": ("The Walt Disney Company", 110.0),
     "INTC": ("Intel Corporation", 30.0), "PEP": ("PepsiCo, Inc.", 170.0), "V": ("Visa Inc.", 275.0),
 }
+# What a listed company is (industry, headquarters, website, employees): the profile of AAPL is Apple's
+COMPANY_FACTS: dict[str, tuple[str, str, str, str, int]] = {
+    "AAPL": ("Consumer Electronics", "Cupertino", "US", "apple.com", 161_000),
+    "MSFT": ("Software - Infrastructure", "Redmond", "US", "microsoft.com", 221_000),
+    "GOOG": ("Internet Content & Information", "Mountain View", "US", "abc.xyz", 182_000),
+    "AMZN": ("Internet Retail", "Seattle", "US", "amazon.com", 1_525_000),
+    "NVDA": ("Semiconductors", "Santa Clara", "US", "nvidia.com", 29_600),
+    "TSLA": ("Auto Manufacturers", "Austin", "US", "tesla.com", 140_000),
+    "META": ("Internet Content & Information", "Menlo Park", "US", "meta.com", 67_300),
+    "NFLX": ("Entertainment", "Los Gatos", "US", "netflix.com", 13_000),
+    "IBM": ("Information Technology Services", "Armonk", "US", "ibm.com", 282_000),
+    "ORCL": ("Software - Infrastructure", "Austin", "US", "oracle.com", 164_000),
+    "JPM": ("Banks - Diversified", "New York", "US", "jpmorganchase.com", 309_000),
+    "KO": ("Beverages - Non-Alcoholic", "Atlanta", "US", "coca-colacompany.com", 79_100),
+    "DIS": ("Entertainment", "Burbank", "US", "thewaltdisneycompany.com", 225_000),
+    "INTC": ("Semiconductors", "Santa Clara", "US", "intel.com", 124_800),
+    "PEP": ("Beverages - Non-Alcoholic", "Purchase", "US", "pepsico.com", 318_000),
+    "V": ("Credit Services", "San Francisco", "US", "visa.com", 28_800),
+}
+COMPANY_FACT_FIELDS = {"industry": 0, "sector": 0, "city": 1, "headquarters": 1, "country": 2, "domain": 3, "website": 3,
+                       "employees": 4, "full_time_employees": 4, "employee_count": 4}
 PRICE_FIELDS = frozenset({"price", "open", "high", "low", "close", "last", "last_price", "current_price", "previous_close", "prev_close",
                           "adj_close", "bid", "ask", "day_high", "day_low", "vwap", "price_usd", "mark_price"})
 NAME_FIELDS = frozenset({"name", "company_name", "companyname", "security_name", "long_name", "short_name"})
@@ -148,6 +169,11 @@ def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
                 row[k] = round(rng.uniform(-6, 6), 2)  # a day's move
             elif low == "volume" and _is_number(v):
                 row[k] = rng.randint(800_000, 60_000_000)
+    facts = COMPANY_FACTS.get(row.get("symbol")) if isinstance(row.get("symbol"), str) else None
+    for k, v in row.items() if facts else ():
+        at = COMPANY_FACT_FIELDS.get(k.lower())
+        if at is not None and isinstance(v, type(facts[at])) and not isinstance(v, bool):
+            row[k] = f"https://www.{facts[at]}" if k.lower() == "website" else facts[at]
     bar = [k for k in ("open", "high", "low", "close") if _is_number(row.get(k))]
     if len(bar) == 4:
         row["high"], row["low"] = max(row[k] for k in bar), min(row[k] for k in bar)
@@ -842,8 +868,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "finance"
     if topic in ("transcript", "network"):
         return topic
-    if topic == WEB_RESULT:
-        return "web"
+    if topic in (WEB_RESULT, "webpage"):
+        return "web"  # a fetched `page` is a page of the web, not a document of a drive
     family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
     if family == "engagement" and set(words(entity)) & {"tool", "function", "api", "rpc", "method"}:
         return ""  # a tool call is no phone call with a customer
