@@ -344,6 +344,24 @@ def test_a_fetched_url_answers_its_page() -> None:
         assert "Pricing" in obs.data["title"] and "as recorded" not in obs.content
 
 
+def test_a_teams_projects_are_projects() -> None:
+    """`list_projects` of a tracker answers a team's projects (a name, a key, what it is for, a lead),
+    not records named "Project 3"; a project's saved context is no project."""
+    tools = [_tool("list_projects", {"limit": {"type": "integer"}}, [], "List projects in the workspace."),
+             _tool("get_project", {"project_id": S}, ["project_id"], "Get a project by its id."),
+             _tool("save_project_context", {"content": S}, ["content"], "Save the context of the current project."),
+             _tool("get_context", {"context_id": S}, ["context_id"], "Get a saved context.")]
+    plan = infer_plan(_server("Tracker", tools), "tracker")
+    topics = {t.original: next((e.topic for e in plan.entities if e.collection == t.collection), None) for t in plan.tools}
+    assert topics["list_projects"] == "project" and topics["get_context"] != "project"
+    env = Environment([build_service(plan)], seed=9)
+    listed = env.step({"name": "tracker__list_projects", "arguments": {}})
+    assert listed.ok, listed.content
+    first = listed.data["items"][0]
+    assert first["name"] and not re.fullmatch(r"Project \d+", first["name"]) and first["key"].isupper()
+    assert "as recorded" not in listed.content and len(first["lead"].split()) == 2
+
+
 # -- compiled runtime ---------------------------------------------------------------------------
 
 def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:

@@ -191,6 +191,9 @@ def _key_param(spec: ToolSpec) -> str | None:
     return keys[0] if len(keys) == 1 else None
 
 
+GENERIC_PARAMS = frozenset({"key", "id", "uuid", "name"})
+
+
 def _state_values(env: Environment, svc: str, param: str, sub: dict[str, Any], nouns: set[str]) -> list[Any]:
     """Distinct values of the state that a parameter named `param` names: a same-named field, or the
     ids of the table its name (`dag_id`) or the tool's nouns (`get_dag(id)`) point at."""
@@ -201,10 +204,13 @@ def _state_values(env: Environment, svc: str, param: str, sub: dict[str, Any], n
     tables = list(env.services[svc].db.values())
     # the table the tool's own nouns name first: a `dag_id` of a run is not necessarily a dag's
     tables.sort(key=lambda t: t.entity not in nouns)
+    named_table = any(t.entity in nouns for t in tables)
     for table in tables:
         own = table.entity in ({stem} if stem else nouns) or bool(stem and table.entity.endswith(stem))
         if out and table.entity not in nouns:
             break
+        if not own and s in GENERIC_PARAMS and named_table and table.entity != s:
+            continue  # `get_component(key)`: the key of a component, not any record's field called `key`
         for row in list(table.rows.values())[:40]:
             v = row.get(s, row.get(param))
             if v is None and idlike and own:

@@ -298,6 +298,11 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("title", "title", S), ("authors", None, SA), ("year", None, I), ("abstract", "text", S), ("url", "url", S), ("citations", "quantity", I)]),
     ("package", ("repo", "repository", "package", "library", "crate", "gem", "npm", "pypi", "module", "plugin", "extension", "project"),
      [("name", "title", S), ("description", "text", S), ("version", "code", S), ("url", "url", S), ("stars", "quantity", I), ("license", "category", S)]),
+    # a team's project (Plane, Linear, OpenProject, a Godot or QGIS project): after `package`, which keeps a
+    # code host's projects; only for entities named so (a description's "in your project" makes none)
+    ("project", ("project", "initiative"),
+     [("name", "title", S), ("key", None, S), ("description", "text", S), ("status", None, S), ("lead", "person_name", S),
+      ("created_at", "datetime", S)]),
     ("company", ("company", "organization", "organisation", "business", "org", "brand", "vendor", "competitor", "startup"),
      [("name", "company_name", S), ("domain", None, S), ("industry", "category", S), ("city", "city", S), ("country", "country", S), ("employees", "quantity", I)]),
     ("product", ("product", "item", "listing", "offer", "deal", "shop", "catalog", "sku", "inventory"),
@@ -408,11 +413,11 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
 # The nouns the templates are about: a tool named by one of them alone (`weather`, `news`) looks it up.
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
-NAMED_TOPICS = frozenset({"folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
+NAMED_TOPICS = frozenset({"project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint"})
-BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag"})
+BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag", "project"})
 # Archetypes one generic word of theirs does not make: (those words, what else must be said). A cultural
 # "item" is no product, a project no code package, a forwarding email's address no place on a map.
 WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -659,6 +664,8 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
             continue
         if name == "person" and first and not {first[0], singular(first[0])} & (set(keys) | PERSON_ENTITIES | PERSON_PARTS):
             continue  # a player's heroes or a user's settings are no people: the entity's own noun says
+        if name == "project" and not (first and {first[0], singular(first[0])} & set(keys)):
+            continue  # a project's saved context or tree is no project
         present = sing | set(toks)
         hit = present & set(keys)
         # what else is said: one weak word of an archetype is no evidence for itself
@@ -699,6 +706,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
                  "grade", "estimate")),
     ("news", ("news", "headline", "story", "press", "rss", "blog", "post")),
     ("ticket", ("issue", "ticket", "bug", "incident", "jira", "todo", "backlog", "task")),
+    ("project", ("project", "initiative")),
     ("message", ("message", "mail", "email", "inbox", "chat", "thread", "conversation", "dm", "sms", "notification", "reply", "channel")),
     ("event", ("event", "calendar", "meeting", "appointment", "schedule", "booking", "reservation", "invite")),
     ("contact", ("contact", "user", "person", "people", "member", "profile", "account", "customer", "employee", "lead", "candidate")),
@@ -1620,6 +1628,20 @@ SETTINGS = [("log_level", "info", "warning"), ("request_timeout_seconds", "30", 
             ("default_shell", "/bin/bash", "/bin/sh"), ("allowed_directories", "/workspace", "/"), ("cache_ttl_seconds", "600", "300"),
             ("max_upload_mb", "50", "25"), ("telemetry_enabled", "false", "true"), ("timezone", "Europe/Berlin", "UTC"),
             ("api_base_url", "https://api.example.com/v2", "https://api.example.com/v1"), ("retry_attempts", "3", "5")]
+# (name, key, what it is for): a team's projects
+PROJECTS = [("Billing migration", "BIL", "Move invoicing to the new payment provider before the Q3 close."),
+            ("Mobile app redesign", "MOB", "Rework navigation and checkout in the iOS and Android apps."),
+            ("Data warehouse", "DWH", "Consolidate sales and support data into one warehouse for reporting."),
+            ("Customer portal", "CPO", "Let customers see orders, invoices and tickets in one place."),
+            ("Onboarding revamp", "ONB", "Cut the time from sign-up to first value to under a day."),
+            ("Security audit", "SEC", "Close the findings of the annual penetration test."),
+            ("Website relaunch", "WEB", "Launch the new marketing site with the updated brand."),
+            ("Support automation", "SUP", "Route and answer routine tickets without an agent."),
+            ("Inventory sync", "INV", "Keep warehouse stock and the online shop in step."),
+            ("Partner API", "API", "Open the order API to resellers with keys and quotas."),
+            ("Analytics dashboards", "ANA", "Give each team a dashboard of its weekly numbers."),
+            ("Cost reduction", "COS", "Lower cloud spend by a fifth without slowing releases.")]
+PROJECT_STATUSES = ["active", "active", "planned", "on hold", "completed"]
 COMPONENTS = ["Button", "Dialog", "Data Table", "Tabs", "Tooltip", "Card", "Date Picker", "Navigation Menu"]
 PROMPTS = [("summarize-meeting", "Summarize the meeting notes below for {audience}; list decisions, then action items with owners.\n\n{notes}"),
            ("draft-reply", "Draft a polite reply to this email from {sender}, confirming {topic}.\n\n{email}"),
@@ -1692,6 +1714,12 @@ def _setting(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, s
     name, value, default = ctx.shared(n, "setting", lambda: _nth(SETTINGS, n, "_"))
     # an environment's variables are named as a shell writes them (`LOG_LEVEL`)
     return (name.upper(), value, default) if {"env", "environment"} & set(words(ctx.entity)) else (name, value, default)
+
+
+def _project(ctx: ValueContext, n: int) -> tuple[str, str, str]:
+    name, key, about = PROJECTS[n % len(PROJECTS)]
+    tag = "" if n < len(PROJECTS) else str(n // len(PROJECTS) + 1)
+    return ctx.shared(n, "project", lambda: (f"{name} {tag}".strip(), f"{key}{tag}", about))
 
 
 def _component(rng: random.Random, ctx: ValueContext, n: int) -> str:
@@ -1995,6 +2023,10 @@ FAMILY_STR.update({
                ({"default", "default_value"}, lambda r, c, p, n: _setting(r, c, n)[2]),
                ({"scope", "level", "source"}, lambda r, c, p, n: r.choice(["global", "project", "user"])),
                (TEXTS, lambda r, c, p, n: f"{_setting(r, c, n)[0]}: defaults to {_setting(r, c, n)[2]}.")],
+    "project": [(NAMES, lambda r, c, p, n: _project(c, n)[0]),
+                ({"key", "identifier", "code", "prefix"}, lambda r, c, p, n: _project(c, n)[1]),
+                (TEXTS, lambda r, c, p, n: _project(c, n)[2]),
+                ({"status", "state"}, lambda r, c, p, n: PROJECT_STATUSES[n % len(PROJECT_STATUSES)])],
     "component": [(NAMES, lambda r, c, p, n: _component(r, c, n)),
                   ({"import", "import_path", "path", "module"}, lambda r, c, p, n: f"@/components/ui/{slugify(_component(r, c, n))}"),
                   ({"example", "usage", "code", "snippet"}, lambda r, c, p, n: f"<{_component(r, c, n).replace(' ', '')} />"),
