@@ -58,6 +58,7 @@ from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
+from compoworld.synthesis.kv import is_kv_store, kv_command, key_param as kv_key_param
 from compoworld.synthesis.world import PLACEHOLDER, PRICE_FIELDS
 
 Level = Literal["faithful", "structural", "simulated"]
@@ -937,22 +938,125 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     intents = {n: ToolIntent(t) for n, t in tools.items()}
     declared = _declared_fields(server)
     env = Environment([cls], seed=seed)
+    # a key-value store's commands are checked by what the store does (`keyspace`), not as records
+    commands = {n: c for n, t in tools.items() if (c := kv_command(t.name))} if is_kv_store([t.name for t in server.tools]) else {}
     # reads before writes, deletes last: every read sees the seeded records
     for name, tool in sorted(tools.items(), key=lambda kv: (specs[kv[0]].destructive, not specs[kv[0]].read_only, kv[0])):
         spec = specs[name]
         _check_kind(name, spec, intents[name], rec)
+        _check_output_fields(env, cls.name, name, spec, tool, rec)
+        if name in commands:
+            continue
         _check_keyed(env, cls.name, name, spec, intents[name], rec)
         _check_object_input(env, cls.name, name, spec, tool, rec)
         _check_filters(env, cls.name, name, spec, intents[name], declared, rec)
         _check_computation(env, cls.name, name, spec, tool, rec)
-        _check_output_fields(env, cls.name, name, spec, tool, rec)
         _check_domain(env, cls.name, name, spec, tool, rec)
         _check_target(cls, seed, name, spec, intents[name], tool, rec)
     _check_sees_writes(cls, seed, {n: intents.get(n) or ToolIntent(ToolIn(name=n, ident=n, input_schema={})) for n in specs}, rec)
     _check_session(cls, seed, tools, rec)
     _check_directory(cls, seed, tools, intents, rec)
     _check_database(cls, seed, tools, rec)
+    _check_keyspace(cls, seed, tools, commands, rec)
     return rec.checks
+
+
+def _check_keyspace(cls: type[Service], seed: int, tools: dict[str, ToolIn], commands: dict[str, str], rec: _Rec) -> None:
+    """The commands of a key-value store act on one keyspace as the store's own do (kv.py): a value a
+    write puts under a key is what the read of that type answers (`set`/`get`, `hset`/`hget`,
+    `lpush`/`lrange`, `sadd`/`smembers`, `zadd`/`zrange`, `xadd`/`xrange`, `json_set`/`json_get`), a
+    removal removes it, `type` names its type, a scan lists it, and a read of another type refuses it.
+    The arguments come from the spec's parameters, not from what the tools were compiled to."""
+    if not commands:
+        return
+    env, svc = Environment([cls], seed=seed), cls.name
+    by_cmd = {c: n for n, c in commands.items()}
+    problems: dict[str, list[str]] = {n: [] for n in commands}
+    ran: set[str] = set()
+
+    def call(cmd: str, target: str, /, **given: Any) -> Observation | None:
+        name = by_cmd.get(cmd)
+        if name is None:
+            return None
+        props = tools[name].input_schema.get("properties") or {}
+        kp = kv_key_param(cmd, props)
+        args = {kp: target} if kp else {}
+        for want, v in given.items():
+            p = next((p for p in props if snake(p) == want and p != kp), None)
+            if p is not None:
+                args[p] = v
+        ran.add(name)
+        return _call(env, svc, name, args)
+
+    def expect(cmd: str, ok: bool, why: str) -> None:
+        if cmd in by_cmd and not ok:
+            problems[by_cmd[cmd]].append(why)
+
+    def got(obs: Observation | None) -> Any:
+        return obs.data if obs is not None and obs.ok else None
+
+    def has(obs: Observation | None, value: Any) -> bool:
+        return value in list(_scalars(got(obs)))
+
+    size = got(call("dbsize", ""))
+    put = call("set", "zq:str", value="zq-1")
+    expect("set", put is None or put.ok, f"set failed: {put.error if put else ''}")
+    if put is not None and put.ok:
+        expect("get", has(call("get", "zq:str"), "zq-1"), "get does not answer what set put")
+        expect("type", has(call("type", "zq:str"), "string"), "type does not say a set key is a string")
+        grown = got(call("dbsize", ""))
+        expect("dbsize", size is None or (isinstance(grown, dict) and list(_scalars(grown)) != list(_scalars(size))), "dbsize did not count a new key")
+        expect("scan_keys", has(call("scan_keys", "", pattern="zq:*", count=100), "zq:str"), "scan_keys does not list a key set")
+        lasting = call("expire", "zq:str", expire_seconds=3600, seconds=3600, expiration=3600)
+        expect("expire", lasting is None or (lasting.ok and has(call("get", "zq:str"), "zq-1")), "expire lost the key or failed")
+        moved = call("rename", "zq:str", new_key="zq:str2")
+        if moved is not None:
+            expect("rename", moved.ok and has(call("get", "zq:str2"), "zq-1") and not (call("get", "zq:str") or moved).ok,
+                   "rename did not move the value to the new key")
+            call("rename", "zq:str2", new_key="zq:str")
+    steps = [("hset", "hget", "zq:hash", {"key": "f1", "field": "f1", "value": "v1"}, {"key": "f1", "field": "f1"}, "v1"),
+             ("lpush", "lrange", "zq:list", {"value": "v1"}, {"start": 0, "stop": -1, "end": -1}, "v1"),
+             ("rpush", "lrange", "zq:list2", {"value": "v1"}, {"start": 0, "stop": -1, "end": -1}, "v1"),
+             ("sadd", "smembers", "zq:set", {"value": "v1", "member": "v1"}, {}, "v1"),
+             ("zadd", "zrange", "zq:zset", {"member": "v1", "score": 2}, {"start": 0, "end": -1, "stop": -1}, "v1"),
+             ("xadd", "xrange", "zq:stream", {"fields": {"f1": "v1"}}, {}, "v1"),
+             ("json_set", "json_get", "zq:json", {"path": "$", "value": {"f1": "v1"}}, {"path": "$"}, "v1")]
+    for write, read, key, wargs, rargs, value in steps:
+        done = call(write, key, **wargs)
+        if done is None:
+            continue
+        expect(write, done.ok, f"{write} failed: {done.error}")
+        if done.ok:
+            expect(read, has(call(read, key, **rargs), value), f"{read} does not answer what {write} put")
+            expect("get", not (call("get", key) or Observation("", True, "", {})).ok, f"get reads the {write} key {key} as a string")
+            expect("scan_all_keys", has(call("scan_all_keys", "", pattern="zq:*"), key), f"scan_all_keys does not list {key}")
+            if write == "hset":
+                expect("hgetall", has(call("hgetall", key), value), "hgetall does not answer a field hset put")
+                expect("hexists", True in list(_scalars(got(call("hexists", key, key="f1", field="f1")))), "hexists does not see a field hset put")
+            if write == "lpush":
+                expect("llen", 1 in list(_scalars(got(call("llen", key)))), "llen does not count what lpush put")
+                expect("lpop", has(call("lpop", key), value), "lpop does not answer what lpush put")
+            if write == "rpush":
+                expect("rpop", has(call("rpop", key), value), "rpop does not answer what rpush put")
+            if write == "xadd" and isinstance(got(done), dict):
+                entry = next((v for k, v in got(done).items() if k in ("id", "entry_id")), None)
+                if entry is not None and call("xdel", key, entry_id=entry, id=entry) is not None:
+                    expect("xdel", not has(call("xrange", key), value), "xdel left the entry in the stream")
+            if write == "json_set" and call("json_del", key, path="$.f1") is not None:
+                expect("json_del", not has(call("json_get", key, path="$"), value), "json_del left the value in place")
+    removals = [("hdel", "hexists", "zq:hash", {"key": "f1", "field": "f1"}), ("srem", "smembers", "zq:set", {"value": "v1", "member": "v1"}),
+                ("zrem", "zrange", "zq:zset", {"member": "v1"})]
+    for remove, read, key, args in removals:
+        done = call(remove, key, **args)
+        if done is not None:
+            after = call(read, key, **args, start=0, end=-1, stop=-1)
+            expect(remove, done.ok and not has(after, "v1") and True not in list(_scalars(got(after))), f"{remove} left the member in place")
+    if put is not None and put.ok and call("delete", "zq:str") is not None:
+        gone = call("get", "zq:str")
+        expect("delete", gone is not None and not gone.ok, "get still answers a deleted key")
+    for n, found in problems.items():
+        if n in ran or found:
+            rec.add("keyspace", n, "fail" if found else "pass", "; ".join(found))
 
 
 def _check_database(cls: type[Service], seed: int, tools: dict[str, ToolIn], rec: _Rec) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
+from compoworld.synthesis.kv import COMMANDS as KV_COMMANDS, KV_KEY_SEM, is_kv_store, key_param, kv_command, kv_entity
 from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_entity, sql_kind, statement_param
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.filesystem import lists_a_directory
@@ -206,6 +207,7 @@ class TInfo:
     guessed: bool = False  # the head came from the arguments (`_fallback_entity`), not from the tool's name
     browser: str | None = None  # what a page tool of a browser service does to its session (browser.py)
     sql: str | None = None  # what a tool of a service that runs SQL does with its database (sql.py)
+    kv: str | None = None  # the command a tool of a key-value store runs on its keyspace (kv.py)
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -722,6 +724,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _makes_records(infos)
     _browser_session(infos)
     _sql_database(infos)
+    _kv_store(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -742,7 +745,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
     # Fields: those of writes and reads first, so a listing knows which of its numbers name a field.
     for t in sorted(infos, key=lambda t: t.op == "list"):
-        if t.entity is None or t.op in ("action", "browser", "sql"):
+        if t.entity is None or t.op in ("action", "browser", "sql", "kv"):
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
         _collect_fields(t, e)
@@ -761,6 +764,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         plans_e[_own("browser")] = browser_entity()
     if any(t.op == "sql" for t in infos):
         plans_e[_own("sql")] = sql_entity()
+    if any(t.op == "kv" for t in infos):
+        plans_e[_own("kv")] = kv_entity()
     if any(t.op == "action" for t in infos):
         plans_e[_own("action")] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
     if any(t.op == "world_model" for t in infos):
@@ -791,8 +796,8 @@ ACTION_KEY = _own("action")
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
     """Keys, references and the final operation of a tool, now that the service's entities are known."""
-    if t.op in ("compute", "world_model", "action", "browser", "sql"):
-        if t.op in ("action", "browser", "sql"):
+    if t.op in ("compute", "world_model", "action", "browser", "sql", "kv"):
+        if t.op in ("action", "browser", "sql", "kv"):
             t.entity = _own(t.op)
         return
     ent = t.head
@@ -1316,12 +1321,13 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     if op in ("get", "lookup") and e is not None and e.topic == "config" and e.entity in WHOLE_CONFIG \
             and not any(pp.role == "key" for pp in params):
         op = "list"  # `get_config()`, `printEnv()`: the whole configuration, not one setting of it
-    read_only = op in ("get", "list", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe")
+    read_only = op in ("get", "list", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe") \
+        or (t.kv is not None and KV_COMMANDS[t.kv][1])
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
                     read_only=read_only, destructive=op == "delete",
                     idempotent=op in ("get", "list", "lookup", "compute", "update", "delete", "world_model") or read_only,
-                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql)
+                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv)
     plan.output_schema = output_schema(plan, e, service)
     return plan
 
@@ -1421,7 +1427,7 @@ def _thinking_tools(infos: list[TInfo]) -> None:
         name = t.tool.name.lower()
         said = _name_verb(t.tokens)
         if not _THINKING.search(name) or (said and VERB_CLASS.get(said[0]) in ("get", "list", "delete")) \
-                or t.op in ("compute", "sql", "browser"):
+                or t.op in ("compute", "sql", "browser", "kv"):
             continue  # `get_thoughts` lists the entries, `clear_thoughts` removes them
         if not any(p.required and p.type in ("string", "object", "array") for p in t.params):
             continue  # what it would keep is not given
@@ -1468,6 +1474,22 @@ def _sql_database(infos: list[TInfo]) -> None:
         for p in t.params:  # what a statement parameter takes: samplers write statements of this kind
             if p.name == stmt:
                 p.sem = "sql_write" if kind == "write" else "sql"
+
+
+def _kv_store(infos: list[TInfo]) -> None:
+    """A service whose tools are a key-value store's commands (Redis' `set`, `hget`, `lpush`, `zadd`)
+    holds one keyspace: those tools run their commands on it (kv.py)."""
+    if not is_kv_store([t.tool.name for t in infos]):
+        return
+    for t in infos:
+        cmd = kv_command(t.tool.name)
+        if cmd is None:
+            continue
+        t.op, t.kv, t.head = "kv", cmd, None
+        key = key_param(cmd, t.tool.input_schema.get("properties") or {})
+        for p in t.params:  # samplers pass keys the store holds
+            if p.name == key:
+                p.sem = KV_KEY_SEM
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:

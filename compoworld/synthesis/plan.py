@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Op = Literal["create", "get", "list", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql"]
+Op = Literal["create", "get", "list", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv"]
 Fidelity = Literal["faithful", "structural", "simulated"]
 ParamRole = Literal[
     "key",  # locates the target record (with the other keys)
@@ -84,6 +84,7 @@ class ToolPlan(BaseModel):
     many: bool = False  # create from a list of items / get a batch
     browser: str | None = None  # what a page tool does to the browser session (op "browser"; browser.py)
     sql: str | None = None  # what a tool of a SQL database does with it (op "sql"; sql.py)
+    kv: str | None = None  # the command a tool of a key-value store runs (op "kv"; kv.py)
     fidelity: Fidelity | None = None  # set after the fidelity checks (fidelity.py); None: not checked
 
     @property

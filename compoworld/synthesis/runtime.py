@@ -14,6 +14,7 @@ from compoworld.services.json_schema import InvalidValue, compile_validator, fit
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.browser import run_browser
+from compoworld.synthesis import kv
 from compoworld.synthesis.sql import SQL_SEMS, SQL_TABLES, examples, run_sql, seed_tables
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.filesystem import FILE_TOPICS, entries
@@ -63,6 +64,9 @@ class CompiledService(Service):
             if e.collection == SQL_TABLES:  # a database: the world's customers, products and orders
                 out[e.collection] = seed_tables(gen.world, gen.rng, format_timestamp(gen.now))
                 continue
+            if e.collection == kv.KV_KEYS:  # a keyspace: the world's sessions, users, queues and settings
+                out[e.collection] = kv.seed_keys(gen.world, gen.rng, gen.now)
+                continue
             ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
             n = gen.n(e.size) if e.size else 0
             ctx.ids = tuple(f"{e.prefix}_{i + 1:04d}" for i in range(n))
@@ -91,7 +95,10 @@ class CompiledService(Service):
         return out
 
     def examples(self, sem: str, rng: Any) -> list[Any]:
-        """Statements over the service's database for a parameter that takes SQL: what samplers pass."""
+        """Statements over the service's database for a parameter that takes SQL, keys of its keyspace for
+        one that names a key: what samplers pass."""
+        if sem == kv.KV_KEY_SEM and kv.KV_KEYS in self.db:
+            return kv.examples(list(self.db[kv.KV_KEYS]), rng)
         if sem not in SQL_SEMS or SQL_TABLES not in self.db:
             return []
         return list(examples(list(self.db[SQL_TABLES]), sem == "sql_write", rng))
@@ -189,6 +196,8 @@ class CompiledService(Service):
             return run_browser(self, t, args, _world(self.ctx.seed))
         if op == "sql":
             return run_sql(self, t, args)
+        if op == "kv":
+            return kv.run_kv(self, t, args)
         assert e is not None, f"tool {name} has no collection"
         args = _unwrapped(t, args)
         if op == "create":
