@@ -362,6 +362,21 @@ def test_a_teams_projects_are_projects() -> None:
     assert "as recorded" not in listed.content and len(first["lead"].split()) == 2
 
 
+def test_a_lookup_by_query_answers_what_the_query_names() -> None:
+    """`get_station_info(query)` answers the station the query names, another for another query; it is
+    no single station whatever is asked. `execute_query(query)` runs a statement: no record is named by it."""
+    tools = [_tool("get_station_info", {"query": S, "limit": {"type": "integer"}}, ["query"], "Get detailed information about a train station"),
+             _tool("execute_query", {"query": S}, ["query"], "Execute a query against the cluster")]
+    plan = infer_plan(_server("Rail Info", tools), "rail")
+    keys = {t.original: [p.field for p in t.params if p.role == "key"] for t in plan.tools}
+    assert keys == {"get_station_info": ["name"], "execute_query": []}
+    env = Environment([build_service(plan)], seed=3)
+    a = env.step({"name": "rail__get_station_info", "arguments": {"query": "Amsterdam Centraal"}})
+    b = env.step({"name": "rail__get_station_info", "arguments": {"query": "Utrecht Centraal"}})
+    assert a.ok and b.ok and a.data["name"] == "Amsterdam Centraal" and b.data["name"] == "Utrecht Centraal"
+    assert env.step({"name": "rail__get_station_info", "arguments": {"query": "Amsterdam Centraal"}}).data == a.data
+
+
 # -- compiled runtime ---------------------------------------------------------------------------
 
 def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:

@@ -897,6 +897,11 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         t.op, t.entity = "world_model", None
         return
     t.keys = [(p, singular(p.snake) if t.batch else p.snake) for p in keys]
+    if not t.keys and t.op in ("get", "lookup") and t.head and not t.plural_noun and t.verb not in ("execute", "run") \
+            and not {"query", "sql", "soql", "sosl"} & set(t.tokens):
+        query = next((p for p in t.params if p.required and p.structural == "query" and p.type in ("string", None) and p.within is None), None)
+        if query is not None:  # `get_station_info(query)`: the station the query names, not one station whatever it asks
+            t.op, t.keys = "lookup", [(query, "name")]
     if t.op in ("update", "transition"):  # `update_status(id, new_status)`: the new value of `status`
         for p in cands:
             if len(p.words) > 1 and p.words[0] == "new" and p not in keys and id(p) not in ref_params:

@@ -486,7 +486,7 @@ SYMBOL_TOPIC: list[F] = [("name", None, S), ("address", None, S), ("size", None,
 
 # A service about a blockchain: a record whose words would make it a database table, a place or the
 # weather (an Ordinals `collection`, a rare `sat`) is an on-chain object at an address instead.
-OFF_CHAIN_TOPICS = frozenset({"table", "place", "weather"})
+OFF_CHAIN_TOPICS = frozenset({"table", "place", "weather", "component"})  # a block height is no UI block
 
 # Records of a kind their own name decides, whatever the other words count for: an income statement is
 # no company and no quote, a dividend no share price, an insider's trade no token transfer, a filing
