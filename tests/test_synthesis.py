@@ -377,6 +377,25 @@ def test_a_lookup_by_query_answers_what_the_query_names() -> None:
     assert env.step({"name": "rail__get_station_info", "arguments": {"query": "Amsterdam Centraal"}}).data == a.data
 
 
+def test_an_indicator_is_a_dated_series_where_its_values_lie() -> None:
+    """`rsi(symbol)` answers a run of dated points between 0 and 100, `wti_crude_oil()` a monthly
+    series near 75 USD a barrel, `sma(symbol)` points near where the symbol trades: not one number
+    named "Oil 12" at any magnitude."""
+    interval = {"type": "string"}
+    tools = [_tool("rsi", {"symbol": S, "interval": interval, "time_period": {"type": "number"}}, ["symbol", "interval"], "Fetch relative strength index (RSI)"),
+             _tool("sma", {"symbol": S, "interval": interval, "time_period": {"type": "number"}}, ["symbol", "interval"], "Fetch simple moving average (SMA)"),
+             _tool("wti_crude_oil", {"interval": interval}, [], "Fetch WTI crude oil")]
+    plan = infer_plan(_server("Market Indicators", tools), "ind")
+    env = Environment([build_service(plan)], seed=2)
+    for tool, args, lo, hi in (("rsi", {"symbol": "IBM", "interval": "daily"}, 0, 100), ("wti_crude_oil", {}, 50, 100),
+                               ("sma", {"symbol": "AAPL", "interval": "daily"}, 150, 230)):
+        obs = env.step({"name": f"ind__{tool}", "arguments": args})
+        assert obs.ok, obs.content
+        points = obs.data["data"]
+        assert len(points) >= 5 and [p["date"] for p in points] == sorted(p["date"] for p in points)
+        assert all(lo <= p["value"] <= hi for p in points), (tool, points)
+
+
 # -- compiled runtime ---------------------------------------------------------------------------
 
 def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:

@@ -220,6 +220,76 @@ def _price(p: float) -> float:
     return round(p, 2) if p >= 1 else float(f"{p:.6g}")
 
 
+# What a series measures, where its values lie and in what unit, and how often it is reported: an RSI
+# is between 0 and 100, WTI near 75 USD a barrel, CPI near 315; a moving average lies at its symbol's price
+# (lo, hi = None). (names, label, lo, hi, unit, interval)
+SERIES_LEVELS: list[tuple[frozenset[str], str, float | None, float | None, str, str]] = [
+    (frozenset({"rsi", "stoch", "stochf", "stochrsi", "mfi", "adx", "adxr", "dx", "di", "ultosc", "aroon"}), "", 15, 85, "index (0-100)", "daily"),
+    (frozenset({"willr"}), "Williams %R", -90, -10, "index (-100-0)", "daily"),
+    (frozenset({"cci", "cmo", "aroonosc"}), "", -120, 120, "index", "daily"),
+    (frozenset({"macd", "macdext", "apo", "ppo", "mom", "roc", "rocr", "trix", "bop"}), "", -4, 4, "", "daily"),
+    (frozenset({"atr", "natr", "trange"}), "", 1, 9, "USD", "daily"),
+    (frozenset({"ad", "obv", "adosc"}), "", 2e6, 6e7, "shares", "daily"),
+    (frozenset({"sine", "trendmode", "dcperiod", "dcphase", "phasor"}), "", -1, 40, "", "daily"),
+    (frozenset({"sma", "ema", "wma", "dema", "tema", "trima", "kama", "mama", "vwap", "t3", "bband", "bbands", "midpoint", "midprice",
+                "sar", "trendline", "intraday", "ohlcv"}), "", None, None, "USD", "daily"),
+    (frozenset({"oil", "wti", "brent"}), "Crude oil", 68, 84, "USD per barrel", "monthly"),
+    (frozenset({"gas"}), "Natural gas", 2.1, 3.8, "USD per MMBtu", "monthly"),
+    (frozenset({"copper"}), "Copper", 8_400, 9_600, "USD per metric ton", "monthly"),
+    (frozenset({"aluminum", "aluminium"}), "Aluminum", 2_150, 2_550, "USD per metric ton", "monthly"),
+    (frozenset({"wheat"}), "Wheat", 205, 255, "USD per metric ton", "monthly"),
+    (frozenset({"corn"}), "Corn", 170, 215, "USD per metric ton", "monthly"),
+    (frozenset({"cotton"}), "Cotton", 74, 90, "US cents per pound", "monthly"),
+    (frozenset({"sugar"}), "Sugar", 18, 24, "US cents per pound", "monthly"),
+    (frozenset({"coffee"}), "Coffee", 190, 250, "US cents per pound", "monthly"),
+    (frozenset({"commodity"}), "Global commodity price index", 150, 172, "index (2016=100)", "monthly"),
+    (frozenset({"gdp"}), "Real GDP", 22_400, 23_600, "billions of chained 2017 USD", "quarterly"),
+    (frozenset({"yield", "treasury"}), "Treasury yield", 3.8, 4.8, "percent", "daily"),
+    (frozenset({"rate", "fund", "funds"}), "Federal funds rate", 4.1, 5.3, "percent", "monthly"),
+    (frozenset({"cpi"}), "Consumer price index", 305, 322, "index (1982-1984=100)", "monthly"),
+    (frozenset({"inflation"}), "Inflation", 2.0, 4.1, "percent", "annual"),
+    (frozenset({"unemployment"}), "Unemployment rate", 3.6, 4.4, "percent", "monthly"),
+    (frozenset({"payroll", "nonfarm"}), "Nonfarm payroll", 157_000, 160_000, "thousands of persons", "monthly"),
+    (frozenset({"retail", "sales"}), "Retail sales", 600_000, 720_000, "millions of USD", "monthly"),
+    (frozenset({"durable", "durables"}), "Durable goods orders", 260_000, 300_000, "millions of USD", "monthly"),
+]
+SERIES_STEPS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1), "monthly": timedelta(days=30),
+                "quarterly": timedelta(days=91), "annual": timedelta(days=365), "1min": timedelta(minutes=1),
+                "5min": timedelta(minutes=5), "15min": timedelta(minutes=15), "30min": timedelta(minutes=30), "60min": timedelta(hours=1)}
+
+
+def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, entity: str) -> None:
+    """A dated series is a run of points ending now at the interval it is reported at, with values where
+    what it measures lies (an RSI between 0 and 100, WTI near 75 USD a barrel, a moving average of a
+    ticker near where the ticker trades), named for what it measures."""
+    if not isinstance(row.get("data"), list):
+        return
+    said = {singular(w) for w in words(entity)} | set(words(entity))
+    level = next((lv for lv in SERIES_LEVELS if lv[0] & said), None)
+    if level is None:
+        return
+    _, label, lo, hi, unit, interval = level
+    if lo is None or hi is None:  # a price-level indicator: where its symbol trades
+        info = TICKER_INFO.get(str(row.get("symbol") or "").upper())
+        base = info[1] if info else 150.0
+        lo, hi = base * 0.94, base * 1.06
+    given = str(row.get("interval") or "")
+    interval = given if given in SERIES_STEPS else interval
+    if "interval" in row:
+        row["interval"] = interval
+    if "unit" in row:
+        row["unit"] = unit or "value"
+    if "name" in row and isinstance(row["name"], str):
+        row["name"] = label or entity.upper()
+    step, value, points = SERIES_STEPS[interval], rng.uniform(lo, hi), []
+    for i in range(CANDLES, 0, -1):
+        value = min(hi, max(lo, value + rng.uniform(-0.08, 0.08) * (hi - lo)))
+        at = now - step * i
+        points.append({"date": at.date().isoformat() if step >= timedelta(days=1) else format_timestamp(at),
+                       "value": round(value, 4) if hi - lo < 10 else round(value, 2)})
+    row["data"] = points
+
+
 SPLIT_RATIOS = [(2, 1), (3, 1), (4, 1), (3, 2), (10, 1), (1, 10), (20, 1)]
 
 
@@ -341,7 +411,8 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
                 "hilbert", "payroll", "nonfarm", "crude", "oil", "wti", "brent", "copper", "aluminum", "wheat", "corn", "cotton",
                 "sugar", "coffee", "aroon", "williams", "parabolic", "sar", "midpoint", "midprice", "accumulation", "adx", "atr", "obv",
                 "cci", "stochastic", "bbands", "vwap", "wma", "dema", "tema", "trix"),
-     [("date", "date", S), ("value", None, N)]),
+     [("name", "title", S), ("interval", None, S), ("unit", None, S),
+      ("data", None, {"type": "array", "items": {"type": "object", "properties": {"date": S, "value": N}}})]),
     ("standing", ("standing", "leaderboard", "ranking", "rank", "league", "tier"),
      [("position", None, I), ("team", None, S), ("played", None, I), ("wins", None, I), ("losses", None, I), ("points", None, I)]),
     ("version", ("version", "changelog"),
