@@ -268,6 +268,9 @@ def test_a_price_history_is_the_asked_symbols_bars_over_time() -> None:
         assert bar["open"] == before["close"]
     assert all(b["low"] <= min(b["open"], b["close"]) <= max(b["open"], b["close"]) <= b["high"] for b in bars)
     assert all(300 < b["close"] < 560 for b in bars)  # MSFT trades near 420
+    coins = infer_plan(_server("Coin Desk", [_tool("get_historical_data", {"coin": S}, ["coin"], "Fetch historical price data for a coin.")]), "coins")
+    eth = Environment([build_service(coins)], seed=5).step({"name": "coins__get_historical_data", "arguments": {"coin": "ethereum"}})
+    assert eth.ok and eth.data["symbol"] == "ETH" and all(2_000 < b["close"] < 5_000 for b in eth.data["candles"])  # near 3,400
 
 
 def test_a_lone_search_finds_the_records_its_description_names() -> None:
@@ -394,6 +397,23 @@ def test_an_indicator_is_a_dated_series_where_its_values_lie() -> None:
         points = obs.data["data"]
         assert len(points) >= 5 and [p["date"] for p in points] == sorted(p["date"] for p in points)
         assert all(lo <= p["value"] <= hi for p in points), (tool, points)
+
+
+def test_a_sports_services_games_and_players() -> None:
+    """In a baseball service a box score is a game between two teams with its score, and a player an
+    athlete of a team with a position: not a film with a genre, not a contact with an email."""
+    I = {"type": "integer"}
+    tools = [_tool("get_boxscore", {"game_id": I}, ["game_id"], "Get the boxscore of an MLB game."),
+             _tool("lookup_player", {"name": S}, ["name"], "Look up an MLB player by name.")]
+    plan = infer_plan(_server("MLB Stats Server", tools), "mlb")
+    env = Environment([build_service(plan)], seed=4)
+    game = env.step({"name": "mlb__get_boxscore", "arguments": {"game_id": 717465}})
+    assert game.ok, game.content
+    assert game.data["home_team"] != game.data["away_team"] and isinstance(game.data["home_score"], int)
+    assert not {"genre", "creator", "rating"} & set(game.data)
+    player = env.step({"name": "mlb__lookup_player", "arguments": {"name": "Shohei Ohtani"}})
+    assert player.ok and player.data["name"] == "Shohei Ohtani" and player.data["team"] and player.data["position"]
+    assert "email" not in player.data
 
 
 # -- compiled runtime ---------------------------------------------------------------------------

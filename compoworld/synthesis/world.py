@@ -180,6 +180,9 @@ def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     coherent_report(row, rng)
 
 
+# a coin as APIs like CoinGecko name it, and its ticker
+COIN_TICKERS = {"bitcoin": "BTC", "ethereum": "ETH", "solana": "SOL", "cardano": "ADA", "tether": "USDT", "usd-coin": "USDC",
+                "wrapped-bitcoin": "WBTC", "starknet": "STRK", "jupiter": "JUP", "bonk": "BONK", "raydium": "RAY"}
 INTERVALS = {"1m": timedelta(minutes=1), "5m": timedelta(minutes=5), "15m": timedelta(minutes=15), "30m": timedelta(minutes=30),
              "1h": timedelta(hours=1), "4h": timedelta(hours=4), "1d": timedelta(days=1), "1wk": timedelta(weeks=1),
              "1w": timedelta(weeks=1), "1mo": timedelta(days=30), "1M": timedelta(days=30)}
@@ -193,8 +196,8 @@ def coherent_candles(row: dict[str, Any], rng: random.Random, now: datetime) -> 
     if not isinstance(row.get("candles"), list) or not isinstance(row.get("symbol"), str):
         return
     asked = next((row[k] for k in ("ticker", "pair", "coin") if isinstance(row.get(k), str) and row[k]), None)
-    if asked is not None:  # `get_historical_stock_prices(ticker="AAPL")`: the bars are AAPL's
-        row["symbol"] = asked.upper() if len(asked) <= 6 else asked
+    if asked is not None:  # `get_historical_stock_prices(ticker="AAPL")`: the bars are AAPL's, `coin="ethereum"`'s ETH's
+        row["symbol"] = COIN_TICKERS.get(asked.lower(), asked.upper() if len(asked) <= 6 else asked)
     given = next((row[k] for k in ("interval", "timeframe") if isinstance(row.get(k), str) and row[k] in INTERVALS), "1d")
     if isinstance(row.get("interval"), str):
         row["interval"] = given
@@ -945,7 +948,7 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     newsroom)."""
     if topic in FINANCE_TOPICS or topic == "financial_statement":
         return "finance"
-    if topic in ("transcript", "network"):
+    if topic in ("transcript", "network", "game", "athlete"):
         return topic
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
@@ -1686,6 +1689,17 @@ DOC_LINES = {"policy": "Applies to every employee; exceptions need a manager's a
              "process": "Cut the release branch on Monday; ship on Thursday after sign-off."}
 
 
+# A sports service's games and players (MLB's box scores, Formula 1's drivers): a game between two teams
+# with its score, a player of a team with a position, not a film with a genre or a contact with an email
+SPORTS_WORDS = frozenset({"mlb", "nba", "nfl", "nhl", "baseball", "basketball", "football", "soccer", "hockey", "f1", "formula",
+                          "sport", "sports", "statcast", "pybaseball", "espn", "cricket", "tennis", "racing", "fixture"})
+GAME_NOUNS = frozenset({"game", "match", "boxscore", "linescore", "fixture", "highlight", "play"})
+ATHLETE_NOUNS = frozenset({"player", "batter", "pitcher", "driver", "athlete", "prospect", "roster"})
+GAME_TOPIC: list[F] = [("title", "title", S), ("home_team", None, S), ("away_team", None, S), ("home_score", None, I),
+                       ("away_score", None, I), ("venue", None, S), ("status", None, S), ("starts_at", "datetime", S)]
+ATHLETE_TOPIC: list[F] = [("name", "person_name", S), ("team", None, S), ("position", None, S), ("number", None, I),
+                          ("nationality", "country", S)]
+POSITIONS = ["Pitcher", "Catcher", "First base", "Shortstop", "Center field", "Forward", "Midfielder", "Defender", "Goalkeeper", "Driver"]
 TEAMS = ["Harbor City FC", "Northfield Rovers", "Red Valley United", "Lakeside Athletic", "Granite Town", "Westport Wanderers",
          "Summit Racing", "Blue Ridge Motorsport"]
 REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"]
@@ -1791,6 +1805,13 @@ def _project(ctx: ValueContext, n: int) -> tuple[str, str, str]:
     name, key, about = PROJECTS[n % len(PROJECTS)]
     tag = "" if n < len(PROJECTS) else str(n // len(PROJECTS) + 1)
     return ctx.shared(n, "project", lambda: (f"{name} {tag}".strip(), f"{key}{tag}", about))
+
+
+def _fixture(ctx: ValueContext, n: int) -> tuple[str, str]:
+    """Record `n`'s two teams, home first, never the same team twice."""
+    home = TEAMS[n % len(TEAMS)]
+    away = TEAMS[(n * 3 + 1) % len(TEAMS)]
+    return ctx.shared(n, "fixture", lambda: (home, away if away != home else TEAMS[(n + 1) % len(TEAMS)]))
 
 
 def _component(rng: random.Random, ctx: ValueContext, n: int) -> str:
@@ -2081,6 +2102,13 @@ FAMILY_STR.update({
     "course": [(NAMES, lambda r, c, p, n: c.shared(n, "course", lambda: _nth(COURSES, n))),
                (TEXTS, lambda r, c, p, n: f"{c.shared(n, 'course', lambda: _nth(COURSES, n))}: weekly lectures, two assignments and a final project.")],
     "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(TEAMS, n)))],
+    "game": [({"home_team", "home", "home_name"}, lambda r, c, p, n: _fixture(c, n)[0]),
+             ({"away_team", "away", "away_name", "opponent"}, lambda r, c, p, n: _fixture(c, n)[1]),
+             ({"venue", "stadium", "ballpark", "circuit"}, lambda r, c, p, n: f"{_fixture(c, n)[0].split()[0]} Park"),
+             ({"status", "state"}, lambda r, c, p, n: r.choice(["Final", "Final", "Scheduled", "In progress"])),
+             (NAMES | TEXTS, lambda r, c, p, n: f"{_fixture(c, n)[1]} at {_fixture(c, n)[0]}")],
+    "athlete": [({"team", "club", "constructor", "current_team"}, lambda r, c, p, n: _nth(TEAMS, n % len(TEAMS))),
+                ({"position", "pos", "role"}, lambda r, c, p, n: POSITIONS[n % len(POSITIONS)])],
     "log": [({"level", "severity"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[0]),
             ({"source", "logger", "service"}, lambda r, c, p, n: c.shared(n, "svc", lambda: r.choice(SERVICES))),
             (TEXTS | {"line", "log"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[1])],
@@ -2214,6 +2242,8 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "shortcut": [({"action", "actions", "action_count"}, (1, 24))],
     "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000))],
     "course": [({"credits"}, (1, 6)), ({"enrolled", "students"}, (8, 240))],
+    "game": [({"home_score", "away_score", "score", "runs", "goals"}, (0, 9))],
+    "athlete": [({"number", "jersey", "jersey_number", "driver_number"}, (1, 99)), ({"age"}, (19, 38))],
     "standing": [({"position", "rank"}, (1, 20)), ({"played", "games"}, (20, 38)), ({"wins", "losses"}, (0, 20)), ({"points"}, (10, 90))],
     "image": [({"width", "height"}, (320, 4096)), ({"size", "bytes", "size_bytes"}, (5_000, 3_000_000))],
     "file": [({"size", "bytes"}, (2_000, 5_000_000))],
