@@ -416,6 +416,16 @@ def test_a_sports_services_games_and_players() -> None:
     assert "email" not in player.data
 
 
+def test_a_tokens_info_is_what_the_token_is() -> None:
+    """`get_token_info(symbol)` answers what the token is (its name, decimals, supply, what it is for),
+    a known coin's own facts, not a quote of its price."""
+    plan = infer_plan(_server("Token Desk", [_tool("get_token_info", {"symbol": S}, ["symbol"], "Get information about an ERC20 token.")]), "tok")
+    obs = Environment([build_service(plan)], seed=2).step({"name": "tok__get_token_info", "arguments": {"symbol": "USDC"}})
+    assert obs.ok, obs.content
+    assert obs.data["name"] == "USD Coin" and obs.data["decimals"] == 6 and "stablecoin" in obs.data["description"]
+    assert "price" not in obs.data
+
+
 # -- compiled runtime ---------------------------------------------------------------------------
 
 def test_compiled_crud_round_trip_through_the_environment(desk: Any) -> None:

@@ -27,7 +27,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
+from compoworld.synthesis.world import (TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -1135,6 +1135,10 @@ def _says_date(p: PInfo) -> bool:
 
 
 PRICE_HISTORY = "price_history"
+# what a tool about what a token is, rather than its price, is named for
+TOKEN_INFO_WORDS = frozenset({"info", "metadata", "detail", "details", "information"})
+TOKEN_NOUNS = frozenset({"token", "coin", "crypto", "cryptocurrency", "brc20", "erc20"})
+PRICE_WORDS = frozenset({"price", "quote", "market", "ohlc", "ohlcv", "chart", "ticker", "candle", "trade", "volume", "history"})
 # what a tool that reads a URL's page is named for
 PAGE_READS = frozenset({"fetch", "scrape", "crawl", "crawling", "scraper", "unblocker", "content", "html", "markdown", "page", "webpage"})
 # archetypes no record keyed by a ticker belongs to, and the words that make such a record a company's
@@ -1200,6 +1204,10 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     if context & SPORTS_WORDS and (e.name in GAME_NOUNS or e.name in ATHLETE_NOUNS):
         # a baseball service's games are games between teams, its players athletes (not films, not contacts)
         topic, tfields = ("game", GAME_TOPIC) if e.name in GAME_NOUNS else ("athlete", ATHLETE_TOPIC)
+    if topic in ("price", "chain") and e.name in TOKEN_NOUNS and {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])} & TOKEN_INFO_WORDS \
+            and not {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])} & PRICE_WORDS:
+        # `get_token_info`, `getCryptoMetadata`: what a token is (decimals, supply, contract), not a quote of it
+        topic, tfields = "token", TOKEN_TOPIC
     if e.name == "thought" and e.owned:
         topic, tfields = "thought", []  # an entry of the agent's own reasoning: the fields it sent, nothing made up
     if e.name == PRICE_HISTORY:

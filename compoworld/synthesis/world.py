@@ -588,6 +588,41 @@ FINANCE_TOPICS: dict[str, list[F]] = {
                       ("candles", None, {"type": "array", "items": {"type": "object", "properties": {
                           "date": S, "open": N, "high": N, "low": N, "close": N, "volume": I}}})],
 }
+# What a token or coin is, not what it costs: its name, decimals, supply, contract, what it is for
+TOKEN_TOPIC: list[F] = [("symbol", "code", S), ("name", "title", S), ("decimals", None, I), ("total_supply", None, N),
+                        ("contract_address", "address", S), ("description", "text", S), ("website", "url", S)]
+# (decimals, total supply, what it is) of the coins the world knows
+TOKEN_FACTS: dict[str, tuple[int, float, str]] = {
+    "BTC": (8, 21_000_000, "the first decentralized digital currency, secured by proof of work"),
+    "ETH": (18, 120_300_000, "the native currency of Ethereum, paying for computation and storage on the network"),
+    "SOL": (9, 590_000_000, "the native token of Solana, used for fees and staking"),
+    "ADA": (6, 45_000_000_000, "the native token of Cardano, used for fees and staking"),
+    "USDC": (6, 60_000_000_000, "a dollar stablecoin issued by Circle, redeemable one to one for US dollars"),
+    "USDT": (6, 140_000_000_000, "a dollar stablecoin issued by Tether"),
+    "WBTC": (8, 130_000, "an ERC-20 token backed one to one by bitcoin held by a custodian"),
+    "STRK": (18, 10_000_000_000, "the token of Starknet, used for fees, staking and governance"),
+    "JUP": (6, 10_000_000_000, "the governance token of the Jupiter exchange aggregator on Solana"),
+    "BONK": (5, 88_000_000_000_000, "a community meme token on Solana"),
+    "RAY": (6, 555_000_000, "the token of the Raydium automated market maker on Solana"),
+}
+
+
+def coherent_token(row: dict[str, Any]) -> None:
+    """A known coin's facts are its own: Ethereum's 18 decimals and supply, USDC's 6 and what it is."""
+    sym = str(row.get("symbol") or "").upper()
+    facts, info = TOKEN_FACTS.get(sym), TICKER_INFO.get(sym)
+    if "decimals" not in row:
+        return
+    if facts is None or info is None:  # a token the world does not know says no more than its symbol
+        if isinstance(row.get("description"), str) and sym:
+            row["description"] = f"The {sym} token."
+        return
+    decimals, supply, what = facts
+    row.update({k: v for k, v in (("name", info[0]), ("decimals", decimals), ("total_supply", supply),
+                                  ("description", f"{info[0]} ({sym}) is {what}."),
+                                  ("website", f"https://{info[0].lower().replace(' ', '')}.org")) if k in row})
+
+
 # What names a symbol's prices over time rather than its price now
 HISTORY_WORDS = frozenset({"history", "historical", "ohlc", "ohlcv", "candle", "candlestick", "kline", "bar", "timeseries"})
 STATEMENT_KINDS = ("income_statement", "balance_statement", "cash_flow_statement")
@@ -946,7 +981,7 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     """The family of a compiled entity's records: its own names first, then its topic template
     (weather, price, paper, ...). The service's name is no evidence (a `goal_story` app is no
     newsroom)."""
-    if topic in FINANCE_TOPICS or topic == "financial_statement":
+    if topic in FINANCE_TOPICS or topic in ("financial_statement", "token"):
         return "finance"
     if topic in ("transcript", "network", "game", "athlete"):
         return topic
@@ -2254,7 +2289,8 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
                 ({"change", "changes", "change_percent", "changes_percentage"}, (-6, 6)),  # a day's move, not 80%
                 ({"analysts"}, (3, 45)), ({"cap", "capitalization"}, (2e9, 3.5e12)),
                 ({"revenue", "income", "assets", "liabilities", "ebitda", "cash"}, (5e6, 9e9)), ({"eps"}, (-2, 12)),
-                ({"open", "close", "high", "low", "price"}, (5, 900)), ({"volume"}, (10_000, 9_000_000))],
+                ({"open", "close", "high", "low", "price"}, (5, 900)), ({"volume"}, (10_000, 9_000_000)),
+                ({"supply", "total_supply", "circulating_supply", "max_supply"}, (1e6, 1e10)), ({"decimals"}, (6, 18))],
     "order": [({"amount", "total", "subtotal", "price"}, (20, 20_000)), ({"quantity", "qty"}, (1, 60))],
     "product": [({"stock", "inventory", "quantity", "qty", "available"}, (0, 400)), ({"rating", "stars"}, (3.2, 4.9)), ({"reviews"}, (0, 900))],
     "weather": [({"humidity"}, (25, 98)), ({"wind", "wind_kph", "wind_speed"}, (0, 55)), ({"precipitation", "precip_mm"}, (0, 30))],
