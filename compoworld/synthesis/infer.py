@@ -1205,7 +1205,7 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         # a baseball service's games are games between teams, its players athletes (not films, not contacts)
         topic, tfields = ("game", GAME_TOPIC) if e.name in GAME_NOUNS else ("athlete", ATHLETE_TOPIC)
     if topic in ("price", "chain") and e.name in TOKEN_NOUNS and {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])} & TOKEN_INFO_WORDS \
-            and not {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])} & PRICE_WORDS:
+            and not {singular(w) for t in e.texts for w in words(t)} & PRICE_WORDS:  # "a token's price and volume" is a quote
         # `get_token_info`, `getCryptoMetadata`: what a token is (decimals, supply, contract), not a quote of it
         topic, tfields = "token", TOKEN_TOPIC
     if e.name == "thought" and e.owned:
