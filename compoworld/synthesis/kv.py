@@ -163,6 +163,13 @@ def run_kv(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
         else:
             table.update(rec["id"], type=typ, value=value, expires_at=expires if ttl is not None else rec["expires_at"])
 
+    def keep(value: Any) -> None:
+        """What is left under the key: an emptied hash, list, set or sorted set is no key, as in the store."""
+        if value:
+            put(value)
+        else:
+            table.delete(need()["id"])
+
     ttl = arg("expiration", "expire_seconds", "expire", "ex", "ttl")
     if cmd == "type":
         return {"key": key, "type": rec["type"] if rec else "none"}
@@ -178,8 +185,8 @@ def run_kv(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
         seconds = arg("expire_seconds", "seconds", "expiration", "ttl")
         if not isinstance(seconds, int) or seconds <= 0:
             raise ToolError("give the seconds until the key expires, a positive whole number")
-        need()
-        put(rec["value"], rec["type"], seconds)  # type: ignore[index]
+        r = need()
+        put(r["value"], r["type"], seconds)
         return {"key": key, "ttl": seconds}
     if cmd == "rename":
         new = arg("new_key", "newkey", "dst", "destination")
@@ -218,10 +225,7 @@ def run_kv(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
         if cmd == "hget":
             return {"name": key, "field": field, "value": fields[field]}
         del fields[field]
-        if fields:
-            put(fields)
-        else:
-            table.delete(rec["id"])  # type: ignore[index]  # a hash with no fields is no key
+        keep(fields)
         return {"name": key, "field": field, "deleted": True}
 
     if kind == "list":
@@ -239,10 +243,7 @@ def run_kv(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
             return {"name": key, "values": _span(items, start, stop)}
         need()
         value = items.pop(0 if cmd == "lpop" else -1)
-        if items:
-            put(items)
-        else:
-            table.delete(rec["id"])  # type: ignore[index]
+        keep(items)
         return {"name": key, "value": value}
 
     if kind == "set":
@@ -258,11 +259,7 @@ def run_kv(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
             return {"name": key, "added": added}
         removed = value in members
         if removed:
-            rest = sorted(members - {value})
-            if rest:
-                put(rest)
-            else:
-                table.delete(rec["id"])  # type: ignore[index]
+            keep(sorted(members - {value}))
         return {"name": key, "removed": removed}
 
     if kind == "zset":
@@ -285,10 +282,7 @@ def run_kv(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
             return {"key": key, "member": member, "added": added}
         removed = scored.pop(member, None) is not None
         if removed:
-            if scored:
-                put(sorted(([m, s] for m, s in scored.items()), key=lambda ms: (ms[1], ms[0])))
-            else:
-                table.delete(rec["id"])  # type: ignore[index]
+            keep(sorted(([m, s] for m, s in scored.items()), key=lambda ms: (ms[1], ms[0])))
         return {"key": key, "member": member, "removed": removed}
 
     if kind == "stream":
@@ -338,7 +332,7 @@ def run_kv(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
         return {"name": key, "path": "$" + "".join(f".{p}" for p in path), "value": value}
     doc = json.loads(json.dumps(need()["value"]))
     if not path:
-        table.delete(rec["id"])  # type: ignore[index]
+        table.delete(need()["id"])
         return {"name": key, "deleted": 1}
     parent = _at(doc, path[:-1], key)
     if not isinstance(parent, dict) or path[-1] not in parent:
