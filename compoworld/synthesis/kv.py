@@ -2,7 +2,7 @@
 (Redis' `set`, `get`, `hset`, `lpush`, `sadd`, `zadd`, `xadd`, `json_set`...) holds one keyspace, and
 its tools run those commands on it as the store does.
 
-Before this, Redis' 44 tools compiled to records of unrelated archetypes, one collection per command:
+Before this, Redis' 32 command tools compiled to records of unrelated archetypes, one collection per command:
 `hget` answered an email, `lpop` a UI component, and a key written by `set` was read by no `get`.
 
 The keyspace is keys of the task world (sessions, user hashes, a mail queue, a leaderboard of the
