@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import time
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -249,7 +250,7 @@ def test_a_price_history_is_the_asked_symbols_bars_over_time() -> None:
     one quote; `get_stock_price(ticker)` beside it still answers a quote, and a history of analysts'
     grades is no price history."""
     tools = [
-        _tool("get_historical_stock_prices", {"ticker": S, "period": S}, ["ticker"], "Get historical stock prices for a ticker."),
+        _tool("get_historical_stock_prices", {"ticker": S, "period": S, "interval": S}, ["ticker"], "Get historical stock prices for a ticker."),
         _tool("get_stock_price", {"ticker": S}, ["ticker"], "Get the current stock price for a ticker."),
         _tool("get_historical_stock_grades", {"symbol": S}, ["symbol"], "Get the historical analyst grades of a stock."),
     ]
@@ -268,6 +269,10 @@ def test_a_price_history_is_the_asked_symbols_bars_over_time() -> None:
         assert bar["open"] == before["close"]
     assert all(b["low"] <= min(b["open"], b["close"]) <= max(b["open"], b["close"]) <= b["high"] for b in bars)
     assert all(300 < b["close"] < 560 for b in bars)  # MSFT trades near 420
+    hourly = env.step({"name": "stocks__get_historical_stock_prices", "arguments": {"ticker": "MSFT", "interval": "1h"}})
+    hours = hourly.data["items"][0]["candles"] if "items" in hourly.data else hourly.data["candles"]
+    assert [datetime.fromisoformat(b["date"].replace("Z", "+00:00")) for b in hours][1] - \
+        datetime.fromisoformat(hours[0]["date"].replace("Z", "+00:00")) == timedelta(hours=1)
     coins = infer_plan(_server("Coin Desk", [_tool("get_historical_data", {"coin": S}, ["coin"], "Fetch historical price data for a coin.")]), "coins")
     eth = Environment([build_service(coins)], seed=5).step({"name": "coins__get_historical_data", "arguments": {"coin": "ethereum"}})
     assert eth.ok and eth.data["symbol"] == "ETH" and all(2_000 < b["close"] < 5_000 for b in eth.data["candles"])  # near 3,400
@@ -397,6 +402,11 @@ def test_an_indicator_is_a_dated_series_where_its_values_lie() -> None:
         points = obs.data["data"]
         assert len(points) >= 5 and [p["date"] for p in points] == sorted(p["date"] for p in points)
         assert all(lo <= p["value"] <= hi for p in points), (tool, points)
+    # asked for weekly points, the same indicator answers weekly points (and the same again when asked again)
+    weekly = env.step({"name": "ind__rsi", "arguments": {"symbol": "IBM", "interval": "weekly"}})
+    days = [date.fromisoformat(p["date"]) for p in weekly.data["data"]]
+    assert weekly.data["interval"] == "weekly" and {(b - a).days for a, b in zip(days, days[1:])} == {7}
+    assert env.step({"name": "ind__rsi", "arguments": {"symbol": "IBM", "interval": "weekly"}}).data == weekly.data
 
 
 def test_a_sports_services_games_and_players() -> None:

@@ -21,11 +21,12 @@ from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, not_in_world, coherent_candles, coherent_news, coherent_series, coherent_token, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
+from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, INTERVALS, not_in_world, coherent_candles, coherent_news, coherent_series, coherent_token, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
                                         value_for, web_hits)
 
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
+INTERVAL_ARGS = frozenset({"interval", "timeframe", "time_frame", "resolution", "granularity", "bar"})
 SIMULATIONS = "simulations"
 DEFAULT_PAGE = 20
 PLACE_KEYS = frozenset({"city", "location", "region", "region_name", "place", "town", "area", "city_name", "location_name"})
@@ -205,11 +206,11 @@ class CompiledService(Service):
         if op == "create":
             return self._create_many(t, e, args) if t.many else self._create(t, e, args)
         if op == "list":
-            return self._list(t, e, args)
+            return self._at_interval(e, args, self._list(t, e, args))
         if op in ("get", "lookup"):
             if t.many:
                 return self._batch(t, e, args, delete=False)
-            return self._locate(t, e, args, derive=True)
+            return self._at_interval(e, args, self._locate(t, e, args, derive=True))
         if op == "update":
             return self._update_items(t, e, args) if t.by_role("items") else self._update(t, e, args)
         if op == "delete":
@@ -296,6 +297,23 @@ class CompiledService(Service):
         coherent_page(row, known.get("url"), ctx.shared_values(n), ctx.world)
         _in_order(e, row)  # a derived match, too, ends after it starts
         return row
+
+    def _at_interval(self, e: EntityPlan, args: dict[str, Any], answer: Record) -> Record:
+        """A price history or an indicator asked for at an interval (`interval="weekly"`, `timeframe="1h"`)
+        answers bars or points at that interval: the store computes them from the same record, which
+        stays as it is (another call without an interval reads it as stored)."""
+        given = next((v for k, v in args.items() if snake(k) in INTERVAL_ARGS and isinstance(v, str) and v in INTERVALS), None)
+        if given is None or e.topic not in ("price_history", "series"):
+            return answer
+        def shown(row: Record) -> Record:
+            row = dict(row)
+            rng = rng_for(self.ctx.seed, self.name, e.collection, f"{row.get('id')}@{given}")
+            coherent_candles(row, rng, self.ctx.clock.start, given)
+            coherent_series(row, rng, self.ctx.clock.start, e.entity, given)
+            return row
+        if isinstance(answer.get("items"), list):
+            return dict(answer, items=[shown(r) for r in answer["items"]])
+        return shown(answer)
 
     # -- operations -----------------------------------------------------------------------------
     def _check_refs(self, t: ToolPlan, args: dict[str, Any]) -> None:

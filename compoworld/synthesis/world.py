@@ -183,13 +183,17 @@ def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
 # a coin as APIs like CoinGecko name it, and its ticker
 COIN_TICKERS = {"bitcoin": "BTC", "ethereum": "ETH", "solana": "SOL", "cardano": "ADA", "tether": "USDT", "usd-coin": "USDC",
                 "wrapped-bitcoin": "WBTC", "starknet": "STRK", "jupiter": "JUP", "bonk": "BONK", "raydium": "RAY"}
+# the intervals bars and series are reported at, as exchanges (`1h`, `1wk`) and data vendors (`60min`, `weekly`) name them
 INTERVALS = {"1m": timedelta(minutes=1), "5m": timedelta(minutes=5), "15m": timedelta(minutes=15), "30m": timedelta(minutes=30),
              "1h": timedelta(hours=1), "4h": timedelta(hours=4), "1d": timedelta(days=1), "1wk": timedelta(weeks=1),
-             "1w": timedelta(weeks=1), "1mo": timedelta(days=30), "1M": timedelta(days=30)}
+             "1w": timedelta(weeks=1), "1mo": timedelta(days=30), "1M": timedelta(days=30),
+             "1min": timedelta(minutes=1), "5min": timedelta(minutes=5), "15min": timedelta(minutes=15), "30min": timedelta(minutes=30),
+             "60min": timedelta(hours=1), "daily": timedelta(days=1), "weekly": timedelta(weeks=1), "monthly": timedelta(days=30),
+             "quarterly": timedelta(days=91), "annual": timedelta(days=365)}
 CANDLES = 10
 
 
-def coherent_candles(row: dict[str, Any], rng: random.Random, now: datetime) -> None:
+def coherent_candles(row: dict[str, Any], rng: random.Random, now: datetime, interval: str | None = None) -> None:
     """A price history is a run of bars ending now, one per interval (a day unless the record says
     another), near where its symbol trades, each bar's high and low bounding its open and close and
     each bar opening where the last one closed."""
@@ -198,7 +202,7 @@ def coherent_candles(row: dict[str, Any], rng: random.Random, now: datetime) -> 
     asked = next((row[k] for k in ("ticker", "pair", "coin") if isinstance(row.get(k), str) and row[k]), None)
     if asked is not None:  # `get_historical_stock_prices(ticker="AAPL")`: the bars are AAPL's, `coin="ethereum"`'s ETH's
         row["symbol"] = COIN_TICKERS.get(asked.lower(), asked.upper() if len(asked) <= 6 else asked)
-    given = next((row[k] for k in ("interval", "timeframe") if isinstance(row.get(k), str) and row[k] in INTERVALS), "1d")
+    given = interval or next((row[k] for k in ("interval", "timeframe") if isinstance(row.get(k), str) and row[k] in INTERVALS), "1d")
     if isinstance(row.get("interval"), str):
         row["interval"] = given
     step = INTERVALS[given]
@@ -256,12 +260,7 @@ SERIES_LEVELS: list[tuple[frozenset[str], str, float | None, float | None, str, 
     (frozenset({"retail", "sales"}), "Retail sales", 600_000, 720_000, "millions of USD", "monthly"),
     (frozenset({"durable", "durables"}), "Durable goods orders", 260_000, 300_000, "millions of USD", "monthly"),
 ]
-SERIES_STEPS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1), "monthly": timedelta(days=30),
-                "quarterly": timedelta(days=91), "annual": timedelta(days=365), "1min": timedelta(minutes=1),
-                "5min": timedelta(minutes=5), "15min": timedelta(minutes=15), "30min": timedelta(minutes=30), "60min": timedelta(hours=1)}
-
-
-def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, entity: str) -> None:
+def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, entity: str, interval: str | None = None) -> None:
     """A dated series is a run of points ending now at the interval it is reported at, with values where
     what it measures lies (an RSI between 0 and 100, WTI near 75 USD a barrel, a moving average of a
     ticker near where the ticker trades), named for what it measures."""
@@ -271,20 +270,20 @@ def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, enti
     level = next((lv for lv in SERIES_LEVELS if lv[0] & said), None)
     if level is None:
         return
-    _, label, lo, hi, unit, interval = level
+    _, label, lo, hi, unit, level_interval = level
     if lo is None or hi is None:  # a price-level indicator: where its symbol trades
         info = TICKER_INFO.get(str(row.get("symbol") or "").upper())
         base = info[1] if info else 150.0
         lo, hi = base * 0.94, base * 1.06
-    given = str(row.get("interval") or "")
-    interval = given if given in SERIES_STEPS else interval
+    given = interval or str(row.get("interval") or "")
+    interval = given if given in INTERVALS else level_interval
     if "interval" in row:
         row["interval"] = interval
     if "unit" in row:
         row["unit"] = unit or "value"
     if "name" in row and isinstance(row["name"], str):
         row["name"] = label or entity.upper()
-    step, value, points = SERIES_STEPS[interval], rng.uniform(lo, hi), []
+    step, value, points = INTERVALS[interval], rng.uniform(lo, hi), []
     for i in range(CANDLES, 0, -1):
         value = min(hi, max(lo, value + rng.uniform(-0.08, 0.08) * (hi - lo)))
         at = now - step * i
