@@ -1169,17 +1169,14 @@ def _date_field(name: str) -> str:
 _MARKUPS = {"html", "markdown", "txt", "json"}
 
 
-def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False,
-                 chain: str = "", context: frozenset[str] = frozenset()) -> EntityPlan:
-    fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
-    for f in e.fields.values():
-        if f.name == "id":
-            continue
-        fields[f.name] = f
-    title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
+def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], reversing_scope: bool, chain: str,
+                     context: frozenset[str]) -> tuple[str, list[Any]]:
+    """The archetype of an entity's records and its fields: what the entity's and its tools' names decide
+    first, then word counts, then what the service and the records' keys rule in or out."""
     # An entity called `result` stands for a lookup that names no noun: its tools' words say what it is about
     head = e.texts[:1] if e.name == "result" else [" ".join([e.name] + e.texts[:1])]
     topic, tfields = named_topic(e.name, [t.split(" ", 1)[0] for t in e.texts], e.texts) or topic_for(head + e.texts[1:4], bool(chain), context)
+    named = {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])}  # the words of its tools' names
     if reversing_scope and e.name in SYMBOL_NOUNS:  # a function of a binary, not of a database
         topic, tfields = "symbol", SYMBOL_TOPIC
     if topic in ("price", "chain") and sum(1 for t in e.texts if set(words(t)) & NFT_WORDS) * 2 > len(e.texts) and \
@@ -1193,18 +1190,17 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     if topic in OFF_MARKET_TOPICS and any(f.role == "key" and f.name in ("symbol", "ticker") for f in fields.values()):
         # a record keyed by a ticker is the market's: `plus_dm(symbol)` is an indicator, not a direct message,
         # and `getCompanyProfile(symbol)` a company's profile, not a person's
-        said = {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])}
-        topic = "company" if said & COMPANY_WORDS else "series" if {"interval", "time_period"} & set(fields) else "price"
+        topic = "company" if named & COMPANY_WORDS else "series" if {"interval", "time_period"} & set(fields) else "price"
         tfields = next(f for n, _, f in TOPICS if n == topic)
     if topic in ("document", "result", "") and not e.owned and any(f.role == "key" and (f.sem == "url" or f.name in ("url", "uri"))
                                                              for f in fields.values()) \
-            and {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])} & PAGE_READS:
+            and named & PAGE_READS:
         # `fetch_content(url)`, `scrape_as_markdown(url)`: what a URL answers is its page, not a document of a drive
         topic, tfields = "webpage", next(f for n, _, f in TOPICS if n == "webpage")
     if context & SPORTS_WORDS and (e.name in GAME_NOUNS or e.name in ATHLETE_NOUNS):
         # a baseball service's games are games between teams, its players athletes (not films, not contacts)
         topic, tfields = ("game", GAME_TOPIC) if e.name in GAME_NOUNS else ("athlete", ATHLETE_TOPIC)
-    if topic in ("price", "chain") and e.name in TOKEN_NOUNS and {singular(w) for t in e.texts for w in words(t.split(" ", 1)[0])} & TOKEN_INFO_WORDS \
+    if topic in ("price", "chain") and e.name in TOKEN_NOUNS and named & TOKEN_INFO_WORDS \
             and not {singular(w) for t in e.texts for w in words(t)} & PRICE_WORDS:  # "a token's price and volume" is a quote
         # `get_token_info`, `getCryptoMetadata`: what a token is (decimals, supply, contract), not a quote of it
         topic, tfields = "token", TOKEN_TOPIC
@@ -1214,6 +1210,18 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         topic, tfields = PRICE_HISTORY, FINANCE_TOPICS[PRICE_HISTORY]  # bars over time, not one quote
     if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
         topic = WEB_RESULT  # a web search engine's hits are pages of the web, about what was searched
+    return topic, tfields
+
+
+def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bool = False,
+                 chain: str = "", context: frozenset[str] = frozenset()) -> EntityPlan:
+    fields: dict[str, FieldPlan] = {"id": FieldPlan(name="id", shape={"type": "string"}, sem=f"{service}.{e.name}_id", role="id")}
+    for f in e.fields.values():
+        if f.name == "id":
+            continue
+        fields[f.name] = f
+    title_like = next((f for f in fields.values() if f.name in ("name", "title", "subject", "label", "filename", "path")), None)
+    topic, tfields = _kind_of_records(e, service, fields, reversing_scope, chain, context)
     markup = _MARKUPS & set(words(e.name)) if topic == "webpage" else set()
     if markup:  # `fetch_html` answers the page's `html`, `fetch_markdown` its `markdown`
         tfields = [(markup.pop() if f == "content" else f, sem, shape) for f, sem, shape in tfields]
