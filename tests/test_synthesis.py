@@ -410,11 +410,13 @@ def test_an_indicator_is_a_dated_series_where_its_values_lie() -> None:
 
 
 def test_a_sports_services_games_and_players() -> None:
-    """In a baseball service a box score is a game between two teams with its score, and a player an
-    athlete of a team with a position: not a film with a genre, not a contact with an email."""
+    """In a baseball service a box score is a game between two teams with its score, a player an athlete
+    of a team with a position, and a team's leaders players' season statistics: not a film with a genre,
+    not a contact with an email, not an ops metric in milliseconds."""
     I = {"type": "integer"}
     tools = [_tool("get_boxscore", {"game_id": I}, ["game_id"], "Get the boxscore of an MLB game."),
-             _tool("lookup_player", {"name": S}, ["name"], "Look up an MLB player by name.")]
+             _tool("lookup_player", {"name": S}, ["name"], "Look up an MLB player by name."),
+             _tool("get_team_leaders", {"team_id": I}, ["team_id"], "Returns stat leader data for a given team")]
     plan = infer_plan(_server("MLB Stats Server", tools), "mlb")
     env = Environment([build_service(plan)], seed=4)
     game = env.step({"name": "mlb__get_boxscore", "arguments": {"game_id": 717465}})
@@ -424,6 +426,13 @@ def test_a_sports_services_games_and_players() -> None:
     player = env.step({"name": "mlb__lookup_player", "arguments": {"name": "Shohei Ohtani"}})
     assert player.ok and player.data["name"] == "Shohei Ohtani" and player.data["team"] and player.data["position"]
     assert "email" not in player.data
+    leaders = env.step({"name": "mlb__get_team_leaders", "arguments": {"team_id": 147}})
+    assert leaders.ok and leaders.data["items"], leaders.content
+    from compoworld.synthesis.world import STAT_RANGES
+    ranges = {name: (lo, hi) for name, lo, hi, _ in STAT_RANGES}
+    for row in leaders.data["items"]:  # a season statistic of a player, where that statistic lies (not 2,544 ms)
+        lo, hi = ranges[row["stat"]]
+        assert lo <= row["value"] <= hi and len(row["player"].split()) == 2 and "unit" not in row
 
 
 def test_a_tokens_info_is_what_the_token_is() -> None:

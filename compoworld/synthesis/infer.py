@@ -27,7 +27,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -1197,9 +1197,11 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
             and named & PAGE_READS:
         # `fetch_content(url)`, `scrape_as_markdown(url)`: what a URL answers is its page, not a document of a drive
         topic, tfields = "webpage", next(f for n, _, f in TOPICS if n == "webpage")
-    if context & SPORTS_WORDS and (e.name in GAME_NOUNS or e.name in ATHLETE_NOUNS):
-        # a baseball service's games are games between teams, its players athletes (not films, not contacts)
-        topic, tfields = ("game", GAME_TOPIC) if e.name in GAME_NOUNS else ("athlete", ATHLETE_TOPIC)
+    if context & SPORTS_WORDS and e.name in GAME_NOUNS | ATHLETE_NOUNS | (STAT_NOUNS if context & BASEBALL_WORDS else frozenset()):
+        # a baseball service's games are games between teams, its players athletes, its leaders and batting
+        # a player's season statistics (not films, not contacts, not ops metrics in ms)
+        topic, tfields = ("game", GAME_TOPIC) if e.name in GAME_NOUNS else ("athlete", ATHLETE_TOPIC) if e.name in ATHLETE_NOUNS \
+            else ("stat", STAT_TOPIC)
     if topic in ("price", "chain") and e.name in TOKEN_NOUNS and named & TOKEN_INFO_WORDS \
             and not {singular(w) for t in e.texts for w in words(t)} & PRICE_WORDS:  # "a token's price and volume" is a quote
         # `get_token_info`, `getCryptoMetadata`: what a token is (decimals, supply, contract), not a quote of it

@@ -21,7 +21,7 @@ from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, INTERVALS, not_in_world, coherent_candles, coherent_news, coherent_series, coherent_token, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
+from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, INTERVALS, not_in_world, coherent_candles, coherent_news, coherent_series, coherent_stat, coherent_token, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
                                         value_for, web_hits)
 
 MAX_PAGE = 100
@@ -142,6 +142,7 @@ class CompiledService(Service):
         coherent_candles(row, rng, ctx.now)
         coherent_series(row, rng, ctx.now, e.entity)
         coherent_token(row)
+        coherent_stat(row, rng, i)
         coherent_news(row, ctx.world)
         coherent_place(row)
         coherent_repo(row)
@@ -292,6 +293,7 @@ class CompiledService(Service):
         coherent_candles(row, rng, ctx.now)  # and so are its bars
         coherent_series(row, rng, ctx.now, e.entity)  # and an indicator's points
         coherent_token(row)  # and a coin's facts
+        coherent_stat(row, rng, n)  # and a player's statistic
         coherent_news(row, ctx.world)  # and so is the news
         coherent_place(row)  # a city's weather lies at the city
         coherent_page(row, known.get("url"), ctx.shared_values(n), ctx.world)

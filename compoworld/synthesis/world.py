@@ -982,7 +982,7 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     newsroom)."""
     if topic in FINANCE_TOPICS or topic in ("financial_statement", "token"):
         return "finance"
-    if topic in ("transcript", "network", "game", "athlete"):
+    if topic in ("transcript", "network", "game", "athlete", "stat"):
         return topic
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
@@ -1729,6 +1729,27 @@ SPORTS_WORDS = frozenset({"mlb", "nba", "nfl", "nhl", "baseball", "basketball", 
                           "sport", "sports", "statcast", "pybaseball", "espn", "cricket", "tennis", "racing", "fixture"})
 GAME_NOUNS = frozenset({"game", "match", "boxscore", "linescore", "fixture", "highlight", "play"})
 ATHLETE_NOUNS = frozenset({"player", "batter", "pitcher", "driver", "athlete", "prospect", "roster"})
+# the statistics below are baseball's: a Formula 1 driver's performance has no home runs
+BASEBALL_WORDS = frozenset({"mlb", "baseball", "statcast", "pybaseball"})
+STAT_NOUNS = frozenset({"stat", "stats", "leader", "batting", "pitching", "fielding", "split", "expected", "arsenal", "barrel",
+                        "statcast", "performance", "bref"})
+STAT_TOPIC: list[F] = [("player", "person_name", S), ("team", None, S), ("stat", None, S), ("value", None, N), ("season", None, I)]
+# a player's season statistics and where their values lie (a batting average near .270, not 2,544 ms)
+STAT_RANGES: list[tuple[str, float, float, int]] = [("home runs", 8, 52, 0), ("batting average", 0.215, 0.335, 3),
+                                                    ("ERA", 2.4, 5.2, 2), ("strikeouts", 60, 290, 0), ("RBI", 35, 130, 0),
+                                                    ("stolen bases", 2, 45, 0), ("wins", 3, 20, 0), ("saves", 0, 44, 0),
+                                                    ("on-base percentage", 0.290, 0.420, 3), ("WHIP", 0.95, 1.45, 2)]
+
+
+def coherent_stat(row: dict[str, Any], rng: random.Random, n: int) -> None:
+    """A season statistic's value is where that statistic lies (home runs 8-52, ERA 2.4-5.2)."""
+    if not isinstance(row.get("stat"), str) or "value" not in row or "player" not in row:
+        return
+    name, lo, hi, places = STAT_RANGES[n % len(STAT_RANGES)] if row["stat"] not in {s[0] for s in STAT_RANGES} else \
+        next(s for s in STAT_RANGES if s[0] == row["stat"])
+    row["stat"] = name
+    v = rng.uniform(lo, hi)
+    row["value"] = round(v, places) if places else int(v)
 GAME_TOPIC: list[F] = [("title", "title", S), ("home_team", None, S), ("away_team", None, S), ("home_score", None, I),
                        ("away_score", None, I), ("venue", None, S), ("status", None, S), ("starts_at", "datetime", S)]
 ATHLETE_TOPIC: list[F] = [("name", "person_name", S), ("team", None, S), ("position", None, S), ("number", None, I),
@@ -2141,6 +2162,8 @@ FAMILY_STR.update({
              ({"venue", "stadium", "ballpark", "circuit"}, lambda r, c, p, n: f"{_fixture(c, n)[0].split()[0]} Park"),
              ({"status", "state"}, lambda r, c, p, n: r.choice(["Final", "Final", "Scheduled", "In progress"])),
              (NAMES | TEXTS, lambda r, c, p, n: f"{_fixture(c, n)[1]} at {_fixture(c, n)[0]}")],
+    "stat": [({"team", "club"}, lambda r, c, p, n: TEAMS[n % len(TEAMS)]),
+             ({"stat", "category", "stat_type", "metric", "leader_category"}, lambda r, c, p, n: STAT_RANGES[n % len(STAT_RANGES)][0])],
     "athlete": [({"team", "club", "constructor", "current_team"}, lambda r, c, p, n: _nth(TEAMS, n % len(TEAMS))),
                 ({"position", "pos", "role"}, lambda r, c, p, n: POSITIONS[n % len(POSITIONS)])],
     "log": [({"level", "severity"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[0]),
@@ -2278,6 +2301,7 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "course": [({"credits"}, (1, 6)), ({"enrolled", "students"}, (8, 240))],
     "game": [({"home_score", "away_score", "score", "runs", "goals"}, (0, 9))],
     "athlete": [({"number", "jersey", "jersey_number", "driver_number"}, (1, 99)), ({"age"}, (19, 38))],
+    "stat": [({"season", "year"}, (2021, 2025))],
     "standing": [({"position", "rank"}, (1, 20)), ({"played", "games"}, (20, 38)), ({"wins", "losses"}, (0, 20)), ({"points"}, (10, 90))],
     "image": [({"width", "height"}, (320, 4096)), ({"size", "bytes", "size_bytes"}, (5_000, 3_000_000))],
     "file": [({"size", "bytes"}, (2_000, 5_000_000))],
