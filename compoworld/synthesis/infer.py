@@ -27,7 +27,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_NOUNS, TOPICS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -1181,7 +1181,7 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = "symbol", SYMBOL_TOPIC
     if topic in ("price", "chain") and sum(1 for t in e.texts if set(words(t)) & NFT_WORDS) * 2 > len(e.texts) and \
             not any(set(words(t)) & {"erc20", "spl"} for t in e.texts):
-        topic, tfields = next((n, f) for n, _, f in TOPICS if n == "nft")  # `get_nfts`: tokens that are NFTs, not coins
+        topic, tfields = "nft", TOPIC_FIELDS["nft"]  # `get_nfts`: tokens that are NFTs, not coins
     if chain and e.name in NETWORK_NOUNS and not any({"block", "blocks"} & set(words(t.split(" ", 1)[0])) for t in e.texts):
         # a chain a bridge supports is a network, not a transfer (the chain of `get_block_info` holds blocks)
         topic, tfields = "network", NETWORK_TOPIC
@@ -1191,12 +1191,12 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         # a record keyed by a ticker is the market's: `plus_dm(symbol)` is an indicator, not a direct message,
         # and `getCompanyProfile(symbol)` a company's profile, not a person's
         topic = "company" if named & COMPANY_WORDS else "series" if {"interval", "time_period"} & set(fields) else "price"
-        tfields = next(f for n, _, f in TOPICS if n == topic)
+        tfields = TOPIC_FIELDS[topic]
     if topic in ("document", "result", "") and not e.owned and any(f.role == "key" and (f.sem == "url" or f.name in ("url", "uri"))
                                                              for f in fields.values()) \
             and named & PAGE_READS:
         # `fetch_content(url)`, `scrape_as_markdown(url)`: what a URL answers is its page, not a document of a drive
-        topic, tfields = "webpage", next(f for n, _, f in TOPICS if n == "webpage")
+        topic, tfields = "webpage", TOPIC_FIELDS["webpage"]
     if context & SPORTS_WORDS and e.name in GAME_NOUNS | ATHLETE_NOUNS | (STAT_NOUNS if context & BASEBALL_WORDS else frozenset()):
         # a baseball service's games are games between teams, its players athletes, its leaders and batting
         # a player's season statistics (not films, not contacts, not ops metrics in ms)

@@ -21,7 +21,7 @@ from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable
-from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, INTERVALS, not_in_world, coherent_candles, coherent_news, coherent_series, coherent_stat, coherent_token, coherent_page, coherent_place, coherent_quote, coherent_repo, rng_for, slugify,
+from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, INTERVALS, not_in_world, coherent_candles, coherent_page, coherent_record, coherent_repo, coherent_series, rng_for, slugify,
                                         value_for, web_hits)
 
 MAX_PAGE = 100
@@ -138,13 +138,7 @@ class CompiledService(Service):
             if slug is not None and f.role != "id" and (f.name == "slug" or f.name.endswith("_slug")) and _may_hold(f.shape, slug):
                 row[f.name] = slug
         _in_order(e, row)
-        coherent_quote(row, rng)
-        coherent_candles(row, rng, ctx.now)
-        coherent_series(row, rng, ctx.now, e.entity)
-        coherent_token(row)
-        coherent_stat(row, rng, i)
-        coherent_news(row, ctx.world)
-        coherent_place(row)
+        coherent_record(row, rng, ctx, e.entity, i)
         coherent_repo(row)
         # a file of a known kind has that kind's extension (a Unity `Material` is `.mat`, not `.docx`)
         kind = next((str(row[k]).lower() for k in KIND_FIELDS if isinstance(row.get(k), str)), None)
@@ -289,13 +283,7 @@ class CompiledService(Service):
             if isinstance(v, str) and (k in (f"{e.entity}_name", f"{e.entity}_title") or k in PLACE_KEYS) \
                     and "name" in row and e.field("name") is not None:
                 row["name"] = v
-        coherent_quote(row, rng)  # a quote looked up by its ticker is that ticker's
-        coherent_candles(row, rng, ctx.now)  # and so are its bars
-        coherent_series(row, rng, ctx.now, e.entity)  # and an indicator's points
-        coherent_token(row)  # and a coin's facts
-        coherent_stat(row, rng, n)  # and a player's statistic
-        coherent_news(row, ctx.world)  # and so is the news
-        coherent_place(row)  # a city's weather lies at the city
+        coherent_record(row, rng, ctx, e.entity, n)  # a quote looked up by its ticker is that ticker's, a city's weather lies at the city
         coherent_page(row, known.get("url"), ctx.shared_values(n), ctx.world)
         _in_order(e, row)  # a derived match, too, ends after it starts
         return row

@@ -295,6 +295,18 @@ def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, enti
 SPLIT_RATIOS = [(2, 1), (3, 1), (4, 1), (3, 2), (10, 1), (1, 10), (20, 1)]
 
 
+def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext", entity: str, n: int) -> None:
+    """A record, seeded or derived, agrees with what the world knows of what it names: a ticker's quote,
+    bars, indicator points, coin facts and news, a player's statistic, a city's coordinates."""
+    coherent_quote(row, rng)
+    coherent_candles(row, rng, ctx.now)
+    coherent_series(row, rng, ctx.now, entity)
+    coherent_token(row)
+    coherent_stat(row, rng, n)
+    coherent_news(row, ctx.world)
+    coherent_place(row)
+
+
 def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
     """A statement's lines add up (gross profit within revenue, net income within operating income,
     assets are liabilities plus equity, free cash flow is operating cash flow less capital
@@ -484,6 +496,7 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
 ]
 # archetypes that shape a record only when its own name or its tool's name says so
 # The nouns the templates are about: a tool named by one of them alone (`weather`, `news`) looks it up.
+TOPIC_FIELDS: dict[str, list[F]] = {name: fields for name, _, fields in TOPICS}  # an archetype's fields by its name
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
 NAMED_TOPICS = frozenset({"project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
@@ -799,7 +812,7 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
         if score > best_score:
             best, best_score = (name, fields), score
     if best[0] == "result" and "sql" in named:  # an SQL query answers rows of tables, not search hits
-        return next((n, f) for n, _, f in TOPICS if n == "table")
+        return "table", TOPIC_FIELDS["table"]
     return best
 
 
