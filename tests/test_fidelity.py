@@ -799,7 +799,7 @@ def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_
     sheet no database table, a dividend no share price, an insider's trade no token transfer (it
     answered a hash and addresses), a transcript no film (genre, rating) and no person; their lines
     agree with each other. A price chart adjusted for dividends stays a chart of prices."""
-    from compoworld.synthesis.world import INSIDER_TRANSACTIONS, SPLIT_RATIOS
+    from compoworld.synthesis.world import COINS, INSIDER_TRANSACTIONS, SPLIT_RATIOS, TICKER_INFO
 
     sym = {"symbol": S}
     srv = server("stocks", tool("income_statement", "Fetch the company income statement.", sym, ("symbol",)),
@@ -839,7 +839,12 @@ def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_
     assert trade["transaction_type"] in INSIDER_TRANSACTIONS and not {"hash", "from_address", "to_address"} & set(trade)
     assert "price" in record("get_dividend_adjusted_chart")
     transcript = record("get_earnings_transcript")
-    assert "earnings call" in transcript["text"] and not {"genre", "rating", "email"} & set(transcript)
+    assert "earnings call" in transcript["transcript"] and not {"genre", "rating", "email"} & set(transcript)
+    # the call is the listed company's that the ticker names (a seeded transcript of BTC had been
+    # "Bitcoin earnings call" over another company's call)
+    assert transcript["symbol"] in TICKER_INFO and transcript["symbol"] not in COINS, transcript
+    company = TICKER_INFO[transcript["symbol"]][0]
+    assert f"{company} earnings call" in transcript["title"] and f"the {company} earnings call" in transcript["transcript"], transcript
 
     videos = server("videos", tool("get_transcript", "Get the transcript of a YouTube video.", {"video_id": S}, ("video_id",)))
     vplan = infer_plan(videos, "videos")
@@ -847,7 +852,7 @@ def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_
     video = next(iter(env.state()["videos"][vplan.tools[0].collection]))  # the video's id is the transcript's
     obs = env.step({"name": "videos__get_transcript", "arguments": {"video_id": video}})
     rec = _record(obs.data)
-    assert obs.ok and rec.get("text") and "earnings" not in rec["text"] and not {"genre", "rating", "email"} & set(rec), rec
+    assert obs.ok and rec.get("transcript") and "earnings" not in rec["transcript"] and not {"genre", "rating", "email"} & set(rec), rec
 
 
 def test_a_search_finds_the_whole_query_then_every_word_then_any_word() -> None:
@@ -2191,3 +2196,34 @@ def test_a_read_that_answers_the_same_whatever_object_it_is_given_is_recompiled(
     quote = server("quotes_obj", tool("get_quote", "Get the latest stock quote.", {"request": {"type": "object", "properties": {"symbol": S},
                                                                                                        "required": ["symbol"]}}, ("request",)))
     assert results(quote)[("get_quote", "object_input")] == ["pass"]
+
+
+# -- counts -------------------------------------------------------------------------------------
+
+DOCUMENTS = server(
+    "docstore",
+    tool("insert_document", "Insert a document into a collection.", {"collection": S, "document": S}, ("collection", "document")),
+    tool("find_documents", "Find documents in a collection.", {"collection": S, "limit": I}, ("collection",)),
+    tool("count_documents", "Count the documents in a collection.", {"collection": S, "limit": I, "skip": I}, ("collection",)),
+)
+
+
+def test_a_count_tool_answers_how_many_records_its_listing_shows_and_sees_a_create() -> None:
+    """`count_documents(collection)` had answered one document (or "there is no document yet"): it
+    answers the number of records the same collection lists, one more after an insert, and a given
+    window (`limit`, `skip`) bounds it as a count command's does."""
+    plan = infer_plan(DOCUMENTS, "docstore")
+    assert next(t for t in plan.tools if t.name == "count_documents").op == "count"
+    env = Environment([build_service(plan)], seed=4)
+    listed = env.step({"name": "docstore__find_documents", "arguments": {"collection": "orders", "limit": 100}}).data["total"]
+    before = env.step({"name": "docstore__count_documents", "arguments": {"collection": "orders"}})
+    assert before.ok and before.data == {"count": listed}
+    assert env.step({"name": "docstore__insert_document", "arguments": {"collection": "orders", "document": '{"sku": "A-1"}'}}).ok
+    assert env.step({"name": "docstore__count_documents", "arguments": {"collection": "orders"}}).data == {"count": listed + 1}
+    assert env.step({"name": "docstore__count_documents", "arguments": {"collection": "orders", "skip": 1, "limit": 100}}).data == {"count": listed}
+    assert results(DOCUMENTS)[("count_documents", "sees_writes")] == ["pass"]
+
+
+def test_sees_writes_check_catches_a_count_that_answers_one_record() -> None:
+    plan = broken(DOCUMENTS, "count_documents", op="get")  # the old defect: a count compiled as a read of one record
+    assert "fail" in results(DOCUMENTS, plan)[("count_documents", "sees_writes")]

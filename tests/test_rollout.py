@@ -353,3 +353,22 @@ def test_litellm_agent_rollouts_differ_within_a_group_when_sampling(tasks: list[
     seeds = [c["seed"] for c in llm_env["calls"]]
     assert len(set(seeds)) == 3  # each rollout samples with its own seed (and its own cache entry)
     assert len({t.group_id for t in trajs}) == 1
+
+
+@pytest.mark.parametrize("tool, purpose, said", [
+    ("crm__create_deal", "write", "created a deal in crm"),
+    ("email__reply_to_message", "update", "replied to a message in email"),
+    ("calendar__respond_to_event", "update", "responded to an event in calendar"),
+    ("email__send_email", "write", "sent an email in email"),
+    # compiled tools: the server's name leads, the verb comes later or not at all
+    ("monday_com__monday_create_doc", "write", "created a doc in monday_com"),
+    ("notes__notes_create", "write", "created a note in notes"),
+    ("hubspot__crm_create_company", "write", "created a company in hubspot"),
+])
+def test_the_closing_summary_says_each_write_as_a_person_would(tool: str, purpose: str, said: str) -> None:
+    """The reference's closing message had said "mondayed a create doc in monday_com" and "replied to a
+    to message": SFT rows teach the summary, so it names the verb and the record."""
+    from compoworld.rollout.narration import past_tense
+    from compoworld.tasks.model import PlanStep
+
+    assert past_tense(PlanStep(visit=0, service=tool.split("__")[0], tool=tool, arguments={}, purpose=purpose)) == said

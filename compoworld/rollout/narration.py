@@ -13,6 +13,9 @@ import random
 from typing import Any, Mapping
 
 from compoworld.tasks.design_types import rule_topic
+from compoworld.synthesis.infer import VERB_CLASS, verb_lemma
+from compoworld.synthesis.naming import singular, words
+from compoworld.tasks.instruction import WRITE_VERBS, write_verb
 from compoworld.tasks.model import Cond, PlanStep, Task
 from compoworld.tasks.report import closing_text, format_value
 from compoworld.tasks.solution import report_value, resolve
@@ -30,7 +33,10 @@ PAST = {"create": "created", "add": "added", "update": "updated", "send": "sent"
         "schedule": "scheduled", "delete": "deleted", "submit": "submitted", "book": "booked", "log": "logged",
         "assign": "assigned", "approve": "approved", "close": "closed", "move": "moved", "mark": "marked",
         "record": "recorded", "issue": "issued", "pay": "paid", "reply": "replied to", "invite": "invited",
-        "cancel": "cancelled", "file": "filed", "open": "opened", "hire": "hired", "upload": "uploaded"}
+        "cancel": "cancelled", "file": "filed", "open": "opened", "hire": "hired", "upload": "uploaded", "put": "put",
+        "write": "wrote", "make": "made", "pin": "pinned", "star": "starred", "plan": "planned", "tag": "tagged",
+        "label": "labelled", "ship": "shipped", "receive": "received",
+        "reimburse": "reimbursed", "respond": "responded", "restock": "restocked", "unschedule": "unscheduled", "new": "created", "forward": "forwarded", "draft": "drafted", "comment": "commented on"}
 
 
 def _h(name: str) -> str:
@@ -86,12 +92,36 @@ def _decision(cond: Cond, bindings: Mapping[str, Any], fields: Mapping[str, str]
 
 
 def past_tense(step: PlanStep) -> str:
-    """`crm__create_deal` -> "created a deal in crm"."""
-    words = step.tool.split("__", 1)[-1].split("_")
-    verb = PAST.get(words[0], words[0] + ("d" if words[0].endswith("e") else "ed"))
-    rest = " ".join(words[1:])
-    noun = (("an " if rest[:1] in "aeiou" else "a ") + rest) if rest else ""
-    return f"{verb} {noun} in {step.service}".replace("  ", " ")
+    """`crm__create_deal` -> "created a deal in crm", `email__reply_to_message` -> "replied to a message
+    in email". A compiled tool's name may start with its server's name or hold no verb: its verb is
+    found where the request found it (`monday_com__monday_create_doc` -> "created a doc in monday_com",
+    not "mondayed a create doc")."""
+    service, _, local = step.tool.partition("__")
+    own = [w for w in words(local) if w not in set(words(service))]
+    if not own or not (own[0] in PAST or own[0] in WRITE_VERBS or VERB_CLASS.get(verb_lemma(own[0]) or "")):
+        verb, _, noun = write_verb(step.tool, "", "added" if step.purpose == "write" else "changed").partition(" ")
+        return f"{_past(verb)} {noun} in {step.service}"
+    # `email__send_email`: sent an email; `notes__notes_create`: created a note
+    verb, rest = _past(own[0]), own[1:] or [singular(w) for w in words(local) if w != own[0]]
+    if rest[:1] and rest[0] in ("to", "on", "for", "from", "with") and len(rest) > 1:
+        verb = verb if verb.endswith(f" {rest[0]}") else f"{verb} {rest[0]}"  # responded to an event
+        rest = rest[1:]
+    noun = " ".join(rest)
+    return f"{verb} {_article(noun)} in {step.service}" if noun else f"{verb} in {step.service}"
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _past(verb: str) -> str:
+    if verb in PAST:
+        return PAST[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ied"  # copy -> copied
+    return verb + "ed"
 
 
 def _values(step: PlanStep, bindings: Mapping[str, Any]) -> str:

@@ -429,6 +429,8 @@ def _check_sees_writes(cls: type[Service], seed: int, intents: dict[str, ToolInt
             or schema_arguments(specs[w], env, svc, random.Random(47), fresh=True)
         if args is None:
             continue
+        # a count of the records (`count_documents`) sees a create as one more: read before and after
+        counted = {r: c for r in related[:3] if names_a_count(r) for c in [_count_before(env, svc, r, specs[r], args)] if c is not None}
         obs = _call(env, svc, w, args)
         if not obs.ok or not isinstance(obs.data, dict):
             continue
@@ -438,10 +440,56 @@ def _check_sees_writes(cls: type[Service], seed: int, intents: dict[str, ToolInt
             continue
         logged = obs.data.get("status") == "completed" and "result" in obs.data  # a write compiled as a logged action
         for r in related[:3]:
+            if names_a_count(r):
+                if r in counted:
+                    _count_sees(env, svc, r, *counted[r], rec, w if logged else None)
+                continue
             _read_sees(env, svc, r, specs[r], args, rid if isinstance(rid, str) else None, marks, rec, w if logged else None)
         key = next((k for k in (specs[w].input_schema.get("required") or []) if snake(k) in REWRITE_KEYS and isinstance(args.get(k), str)), None)
         if key is not None:
             _check_rewrite(env, svc, w, specs[w], args, key, related, specs, intents, rec)
+
+
+def names_a_count(tool: str) -> bool:
+    """`count`, `count_documents`, `get_transaction_count`: a read named for how many records there are."""
+    ws = words(tool)
+    return "count" in ws[:2] or ws[-1:] == ["count"]  # after a server's own prefix too (`goalstory_count_goals`)
+
+
+def _count_before(env: Environment, svc: str, r: str, spec: ToolSpec, written: dict[str, Any]) -> tuple[dict[str, Any], float | None] | None:
+    """The arguments of count tool `r` that name what a write is about to put (its collection, its
+    owner), and the count they give before it; None where the count cannot be asked for it."""
+    props = _props(spec)
+    given = {k: v for k, v in written.items() if k in props and snake(k) not in REWRITE_KEYS}
+    if _key_param(spec) is not None or any(p not in given for p in spec.input_schema.get("required") or [] if p in props):
+        return None  # a count of one record's parts, or of a range the write says nothing about
+    args = schema_arguments(spec, env, svc, random.Random(53), given=given)
+    obs = _call(env, svc, r, args) if args is not None else None
+    if args is None or obs is None or not obs.ok:
+        return None
+    return args, _count_in(obs.data)
+
+
+def _count_in(data: Any) -> float | None:
+    """The count an answer gives: under a key that says so (`count`, `total`), else its one number."""
+    if isinstance(data, dict):
+        said = [v for k, v in data.items() if ("count" in k.lower() or k.lower() == "total") and isinstance(v, (int, float))
+                and not isinstance(v, bool)]
+        if len(said) == 1:
+            return float(said[0])
+    numbers = _numbers(data)
+    return numbers[0] if len(numbers) == 1 else None
+
+
+def _count_sees(env: Environment, svc: str, r: str, args: dict[str, Any], before: float | None, rec: _Rec, blame: str | None) -> None:
+    obs = _call(env, svc, r, args)
+    after = _count_in(obs.data) if obs.ok else None
+    seen = before is not None and after == before + 1
+    if before is None:
+        why = f"{r} answers no count"
+    else:
+        why = f"{r} counted {before:g} before a create and {obs.error or ('nothing' if after is None else f'{after:g}')} after it"
+    rec.add("sees_writes", blame or r, "pass" if seen else "fail", "" if seen else why)
 
 
 def _read_sees(env: Environment, svc: str, r: str, spec: ToolSpec, written: dict[str, Any], rid: str | None, marks: list[str],

@@ -208,6 +208,7 @@ class TInfo:
     browser: str | None = None  # what a page tool of a browser service does to its session (browser.py)
     sql: str | None = None  # what a tool of a service that runs SQL does with its database (sql.py)
     kv: str | None = None  # the command a tool of a key-value store runs on its keyspace (kv.py)
+    counts: bool = False  # named for a count of its records (`count_documents`, `get_transaction_count`): `_counts`
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -725,6 +726,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _browser_session(infos)
     _sql_database(infos)
     _kv_store(infos)
+    _counts(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -1303,6 +1305,11 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     from compoworld.synthesis.shapes import output_schema
 
     e = ents.get(t.entity or "") if t.entity else None
+    # a count of the service's own records filters them as their listing does; the outside world's
+    # records (PubMed's, a company's staff) are more than the few seeded, so no count of them is known
+    counting = t.counts and e is not None and not e.world and t.op in ("get", "list", "lookup")
+    if counting:
+        t.op = "list"
     params: list[ParamPlan] = []
     key_ids = {id(p): f for p, f in t.keys}
     ref_ids = {id(p): (f, r) for p, f, r in t.refs}
@@ -1341,18 +1348,18 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             if pp.field == "path" and pp.role in ("filter", "key"):
                 pp.role = "directory"
     schema = _annotated_input(t, e, service, ents)
-    op: Op = t.op  # type: ignore[assignment]
+    op: Op = "count" if counting else t.op  # type: ignore[assignment]
     if op == "get" and e is not None and e.world:
         op = "lookup"  # reading the outside world: unseen keys are derived, not "not found"
     if op in ("get", "lookup") and e is not None and e.topic == "config" and e.entity in WHOLE_CONFIG \
             and not any(pp.role == "key" for pp in params):
         op = "list"  # `get_config()`, `printEnv()`: the whole configuration, not one setting of it
-    read_only = op in ("get", "list", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe") \
+    read_only = op in ("get", "list", "count", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe") \
         or (t.kv is not None and KV_COMMANDS[t.kv][1])
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
                     read_only=read_only, destructive=op == "delete",
-                    idempotent=op in ("get", "list", "lookup", "compute", "update", "delete", "world_model") or read_only,
+                    idempotent=op in ("get", "list", "count", "lookup", "compute", "update", "delete", "world_model") or read_only,
                     verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv)
     plan.output_schema = output_schema(plan, e, service)
     return plan
@@ -1462,6 +1469,23 @@ def _thinking_tools(infos: list[TInfo]) -> None:
         if _MODEL_WORDS & {singular(w) for w in words(t.tool.description[:300])}:
             continue  # "Deep thinking with DeepSeek R1": a model answers, it keeps nothing
         t.op, t.head, t.guessed = "create", "thought", False
+
+
+_PER_GROUP = re.compile(r"\b(?:for each|per|by)\s+(?:day|date|week|month|hour|line|type|category|status|user)\b", re.I)
+
+
+def _counts(infos: list[TInfo]) -> None:
+    """`count_documents(filter)`, `get_transaction_count()`, `getGroupsCount()`: a read named for the count
+    of its records answers how many there are (those its listing would show), not one of them. A count
+    of what a text holds (`count_syllables(text)`) is a computation, and a count for each day a report."""
+    for t in infos:
+        ws = t.tokens  # without the server's own words: `goalstory_count_goals` counts goals
+        if not ws or "count" not in (ws[0], ws[-1]) or t.head is None or t.op not in ("get", "list", "lookup"):
+            continue
+        if _PER_GROUP.search(t.tool.description[:200]) or any(p.required and (p.snake in CONTENT_PARAMS or p.type == "object")
+                                                               for p in t.params):
+            continue
+        t.counts = True
 
 
 def _makes_records(infos: list[TInfo]) -> None:

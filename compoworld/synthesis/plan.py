@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Op = Literal["create", "get", "list", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv"]
+Op = Literal["create", "get", "list", "count", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv"]
 Fidelity = Literal["faithful", "structural", "simulated"]
 ParamRole = Literal[
     "key",  # locates the target record (with the other keys)

@@ -202,6 +202,12 @@ class CompiledService(Service):
             return self._create_many(t, e, args) if t.many else self._create(t, e, args)
         if op == "list":
             return self._at_interval(e, args, self._list(t, e, args))
+        if op == "count":  # how many records the same listing would show: all its pages, unless a window is given
+            total = self._list(t, e, args)["total"]
+            if any(p.role in ("limit", "offset") and args.get(p.name) is not None for p in t.params):
+                limit, offset = self._window(t, args)
+                total = max(0, min(total - offset, limit))
+            return {"count": total}
         if op in ("get", "lookup"):
             if t.many:
                 return self._batch(t, e, args, delete=False)

@@ -61,6 +61,8 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
         return kv_output(t)
     if e is None:
         return {"type": "object"}
+    if t.op == "count":
+        return {"type": "object", "properties": {"count": {"type": "integer", "minimum": 0}}, "required": ["count"]}
     rec = record_schema(e)
     if t.op == "list":
         out = {"type": "object", "properties": {"items": {"type": "array", "items": rec}, "total": {"type": "integer"},

@@ -150,6 +150,9 @@ def coherent_repo(row: dict[str, Any]) -> None:
         row["url"] = f"https://github.com/{REPO_OWNER}/{name}"
 
 
+_EARNINGS_CALL = re.compile(r"(?:(?<=welcome to the )|^)[A-Z][\w&.' -]*? earnings call")
+
+
 def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     """A record about a known ticker: its name is the ticker's, its prices near where it trades (in USD),
     and a bar's high and low bound its open and close."""
@@ -169,6 +172,8 @@ def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
                 row[k] = round(rng.uniform(-6, 6), 2)  # a day's move
             elif low == "volume" and _is_number(v):
                 row[k] = rng.randint(800_000, 60_000_000)
+            elif isinstance(v, str) and " earnings call" in v:  # the call of the company the ticker names
+                row[k] = _EARNINGS_CALL.sub(f"{name} earnings call", v)
     facts = COMPANY_FACTS.get(row.get("symbol")) if isinstance(row.get("symbol"), str) else None
     for k, v in row.items() if facts else ():
         at = COMPANY_FACT_FIELDS.get(k.lower())
@@ -640,7 +645,8 @@ HISTORY_WORDS = frozenset({"history", "historical", "ohlc", "ohlcv", "candle", "
 STATEMENT_KINDS = ("income_statement", "balance_statement", "cash_flow_statement")
 STATEMENTS = frozenset(STATEMENT_KINDS)
 FINANCIAL_STATEMENT: list[F] = list({f[0]: f for k in STATEMENT_KINDS for f in FINANCE_TOPICS[k]}.values())
-TRANSCRIPT_TOPIC: list[F] = [("title", "title", S), ("language", None, S), ("text", "text", S), ("duration_seconds", None, I)]
+# the text is named for what it is, as transcript APIs name it (a tool named for a transcript answers one)
+TRANSCRIPT_TOPIC: list[F] = [("title", "title", S), ("language", None, S), ("transcript", "text", S), ("duration_seconds", None, I)]
 # what holds records rather than being one: its tool's name says what the records are
 HOLDER_NOUNS = frozenset({"calendar", "trading", "transaction", "history", "data", "list", "report", "result", "info",
                           "detail", "record", "summary", "sheet", "flow", "extractor", "statistic"})
@@ -1050,7 +1056,7 @@ class ValueContext:
             family = "deploy" if family == "image" else ""
         ctx = cls(world, now, family, entity, chain_of(scope))
         ctx.scope = frozenset(words(scope))
-        ctx.equity = topic in EQUITY_TOPICS
+        ctx.equity = topic in EQUITY_TOPICS or family in EQUITY_TOPICS  # an earnings call is a listed company's
         return ctx
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
@@ -2288,12 +2294,12 @@ def _nft(r: random.Random, c: ValueContext, n: int) -> tuple[str, int]:
 FAMILY_STR["transcript"] = [
     ({"language", "lang", "language_code"}, lambda r, c, p, n: r.choice(["en", "en", "en", "de", "fr"])),
     (NAMES, lambda r, c, p, n: _nth(TRANSCRIPTS, n)[0]),
-    (TEXTS, lambda r, c, p, n: _nth(TRANSCRIPTS, n)[1]),
+    (TEXTS | {"transcript"}, lambda r, c, p, n: _nth(TRANSCRIPTS, n)[1]),
 ]
 FAMILY_STR["earnings_transcript"] = [
     ({"language", "lang", "language_code"}, lambda r, c, p, n: "en"),
     (NAMES, lambda r, c, p, n: f"{_co(r, c, n)} earnings call"),
-    (TEXTS, lambda r, c, p, n: f"Operator: Good afternoon, and welcome to the {_co(r, c, n)} earnings call. Chief Financial "
+    (TEXTS | {"transcript"}, lambda r, c, p, n: f"Operator: Good afternoon, and welcome to the {_co(r, c, n)} earnings call. Chief Financial "
                                f"Officer: Thank you. Revenue grew {r.randint(2, 19)} percent on the year, and margins held "
                                f"at {r.randint(18, 41)} percent. We will now take your questions."),
 ]

@@ -137,6 +137,7 @@ WRITE_VERBS = frozenset(
     "duplicate compose capture track define declare bookmark pin star flag share subscribe follow like pay refund sign "
     "resolve complete finish deploy merge release reopen unassign remember draft plan place new".split())
 _FILLER = frozenset("a an the new my our your one single given custom".split())
+_PREPOSITIONS = frozenset("to on for in into from with".split())
 
 
 def write_verb(tool: str, entity: str, op: str) -> str:
@@ -150,6 +151,8 @@ def write_verb(tool: str, entity: str, op: str) -> str:
     at = next((i for i, w in enumerate(ws) if w in WRITE_VERBS), None)
     verb = ("create" if ws[at] == "new" else ws[at]) if at is not None else ("create" if op == "added" else "update")
     rest = [w for w in (ws[at + 1:] or ws[:at]) if w not in _FILLER] if at is not None else [w for w in ws if w not in _FILLER]
+    while rest[:1] and rest[0] in _PREPOSITIONS and len(rest) > 1:
+        rest = rest[1:]  # `reply_to_email`: reply to an email, not "a to email"
     ent = entity.replace("_", " ")
     if rest and singular(rest[-1]) == ent.rsplit(" ", 1)[-1]:
         noun = " ".join(rest[:-1] + [ent.rsplit(" ", 1)[-1]])  # the tool's words say which kind: a *blog* post
