@@ -798,7 +798,7 @@ def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_
     """An income statement is no company and no quote (it answered a city and an industry), a balance
     sheet no database table, a dividend no share price, an insider's trade no token transfer (it
     answered a hash and addresses), a transcript no film (genre, rating) and no person; their lines
-    agree with each other. A price chart adjusted for dividends stays a chart of prices."""
+    agree with each other. A price chart adjusted for dividends is the symbol's bars."""
     from compoworld.synthesis.world import COINS, INSIDER_TRANSACTIONS, SPLIT_RATIOS, TICKER_INFO
 
     sym = {"symbol": S}
@@ -837,7 +837,8 @@ def test_statements_dividends_splits_insider_trades_and_transcripts_are_records_
     assert (split["numerator"], split["denominator"]) in SPLIT_RATIOS
     trade = record("insider_transactions")
     assert trade["transaction_type"] in INSIDER_TRANSACTIONS and not {"hash", "from_address", "to_address"} & set(trade)
-    assert "price" in record("get_dividend_adjusted_chart")
+    chart = record("get_dividend_adjusted_chart")  # a chart of a symbol is its bars over time
+    assert chart["candles"] and all(b["low"] <= b["close"] <= b["high"] for b in chart["candles"]), chart
     transcript = record("get_earnings_transcript")
     assert "earnings call" in transcript["transcript"] and not {"genre", "rating", "email"} & set(transcript)
     # the call is the listed company's that the ticker names (a seeded transcript of BTC had been
@@ -1941,7 +1942,8 @@ def test_a_record_named_for_the_service_keeps_its_noun_and_its_own_id_field_is_i
     env = Environment([build_service(aplan)], seed=3)
     dag = next(iter(env.services["airflow"].db["dags"].rows.values()))
     get_dag = next(t for t in aplan.tools if t.original == "get_dag")
-    found = env.step({"name": f"airflow__{get_dag.name}", "arguments": {"dag_id": dag["dag_id"]}})
+    assert dag.get("dag_id", dag["id"]) == dag["id"]  # a DAG's own id field, where it has one, is its id
+    found = env.step({"name": f"airflow__{get_dag.name}", "arguments": {"dag_id": dag["id"]}})
     assert found.ok and found.data["id"] == dag["id"], found.error
 
 

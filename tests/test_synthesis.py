@@ -225,6 +225,28 @@ def test_a_write_verb_ending_a_name_is_a_noun_when_the_description_reads() -> No
     assert cls.tool_specs()["web_data_linkedin_posts"].read_only and not cls.tool_specs()["post_status"].read_only
 
 
+def test_a_name_ending_in_a_read_or_naming_a_store_reads_when_the_description_reads() -> None:
+    """`app-store-details` and `app-store-search` (the App Store), `API-post-search` (an HTTP method)
+    and `tag_list` ("Get a list of tags") had compiled to creates or simulated tags: they read, and the
+    fidelity lexicon reads them the same way. A name and description that write keep the write."""
+    from compoworld.synthesis.fidelity import ToolIntent
+
+    tools = [
+        _tool("app-store-details", {"id": {"type": "integer"}}, ["id"], "Get detailed information about an App Store app."),
+        _tool("app-store-search", {"term": S}, ["term"], "Search for apps on the App Store."),
+        _tool("API-post-search", {"query": S}, [], "Search by title."),
+        _tool("tag_list", {}, [], "Get a list of tags."),
+        _tool("create_task_list", {"name": S}, ["name"], "Create a new task list."),
+    ]
+    server = _server("App Market", tools)
+    plan = infer_plan(server, "apps")
+    by = {t.original: t for t in plan.tools}
+    for name in ("app-store-details", "app-store-search", "API-post-search", "tag_list"):
+        assert by[name].op in ("list", "lookup", "get") and by[name].read_only, (name, by[name].op)
+        assert ToolIntent(next(t for t in server.tools if t.name == name)).read, name
+    assert by["create_task_list"].op == "create" and ToolIntent(next(t for t in server.tools if t.name == "create_task_list")).write
+
+
 def test_a_read_of_the_whole_configuration_answers_every_setting() -> None:
     """`get_config()` and `printEnv()` take no key: they answer the configuration (every setting, each
     named once, an environment's as a shell names them), not one setting picked for every call."""
@@ -768,3 +790,95 @@ def test_compiled_service_serves_over_mcp(desk: Any) -> None:
     assert created.structured_content["id"] in env.state()["ticket_desk"]["tickets"]
     assert not summary.is_error and summary.meta[SIMULATED_META] is True
     assert bad.is_error and bad.meta[ERROR_KIND_META] == "invalid_arguments"
+
+
+def test_a_coins_data_is_a_coin_record_and_a_coin_flip_is_still_a_flip() -> None:
+    """`coingecko_coin_data(id)` and `get-coin-quotes` had compiled to a coin flip (heads or tails),
+    the first then simulated as random business words; a coin's data is the coin's record, and only a
+    tool that says it flips or tosses a coin flips one."""
+    tools = [_tool("coingecko_coin_data", {"id": S}, ["id"], "Get current data for a coin (price, market, volume, etc.)"),
+             _tool("flip_coin", {}, [], "Flip a coin."),
+             _tool("toss", {"times": {"type": "integer"}}, [], "Toss a coin a number of times.")]
+    plan = infer_plan(_server("Coin Desk", tools), "coins")
+    by = {t.original: t for t in plan.tools}
+    assert by["coingecko_coin_data"].op == "lookup" and by["coingecko_coin_data"].compute is None
+    assert next(e.topic for e in plan.entities if e.collection == by["coingecko_coin_data"].collection) == "price"
+    assert by["flip_coin"].compute == "coin" and by["toss"].compute == "coin"
+    env = Environment([build_service(plan)], seed=2)
+    for coin_id, coin in env.state()["coins"][by["coingecko_coin_data"].collection].items():
+        obs = env.step({"name": "coins__coingecko_coin_data", "arguments": {"id": coin_id}})
+        assert obs.ok and obs.data["symbol"] == coin["symbol"] and obs.data["price"] > 0 and "result" not in obs.data, obs.content
+
+
+def test_statistics_are_measures_of_the_services_domain_and_lie_in_their_range() -> None:
+    """DexPaprika's `getStats` had answered signups and p95 latency (an ops dashboard's measures in any
+    domain) at values outside their range: a DEX's statistics are its volume, locked value, pools and
+    fees, a search engine's its documents and shards, each value where the measure lies."""
+    from compoworld.synthesis.world import DOMAIN_METRICS, METRICS
+
+    def of(word: str) -> list[Any]:
+        return next(m for keys, m in DOMAIN_METRICS if word in keys)
+
+    cases = [("DexPaprika", "Get high-level statistics about the DexPaprika ecosystem", of("dexpaprika")),
+             ("Elasticsearch", "Get index statistics", of("elasticsearch")),
+             ("NixOS", "Get statistics about NixOS packages", of("nixos")),
+             ("Product Dashboard", "Get product statistics", METRICS)]
+    for server_name, description, measures in cases:
+        plan = infer_plan(_server(server_name, [_tool("getStats", {}, [], description)]), "svc")
+        obs = Environment([build_service(plan)], seed=3).step({"name": "svc__getStats", "arguments": {}})
+        assert obs.ok, obs.content
+        ranges = {name: (unit, lo, hi) for name, unit, lo, hi in measures}
+        rows = obs.data["items"] if isinstance(obs.data, dict) and "items" in obs.data else [obs.data]
+        for row in rows:
+            assert row["name"] in ranges, (server_name, row)
+            unit, lo, hi = ranges[row["name"]]
+            assert row["unit"] == unit and lo <= row["value"] <= hi, (server_name, row)
+
+
+def test_a_things_statistics_are_measures_of_it_not_its_record_again() -> None:
+    """`get_cluster_stats()` beside `get_cluster_health()` had answered the cluster's record (a name, a
+    host, a region): it answers measures of the cluster in a search engine's terms. A deck the service
+    makes keeps its statistics on its own record (they follow its cards)."""
+    from compoworld.synthesis.world import DOMAIN_METRICS
+
+    search = next(m for keys, m in DOMAIN_METRICS if "elasticsearch" in keys)
+    plan = infer_plan(_server("Elasticsearch", [_tool("get_cluster_health", {}, [], "Get cluster health."),
+                                                _tool("get_cluster_stats", {}, [], "Get cluster statistics.")]), "es")
+    obs = Environment([build_service(plan)], seed=4).step({"name": "es__get_cluster_stats", "arguments": {}})
+    rows = obs.data["items"] if "items" in obs.data else [obs.data]
+    assert obs.ok and all(r["name"] in {m[0] for m in search} and not {"host", "region"} & set(r) for r in rows), obs.content
+    decks = infer_plan(_server("Deck Manager", [_tool("create_deck", {"name": S}, ["name"], "Create a deck."),
+                                                _tool("view_deck_stats", {"deck_id": S}, ["deck_id"], "View a deck's statistics.")]), "decks")
+    assert len({t.collection for t in decks.tools}) == 1
+
+
+def test_an_offline_world_model_answer_says_so_and_makes_nothing_up() -> None:
+    """Without a configured model a simulated tool had answered random business words ("Pricing
+    analytics audit webinar ...") for anything: the stand-in says it is one and invents no content."""
+    from compoworld.synthesis.world import WORDS
+
+    plan = infer_plan(_server("Stories", [_tool("generate_story", {"prompt": S}, ["prompt"], "Generate a short story from a prompt.")]), "stories")
+    assert plan.tools[0].op == "world_model"
+    obs = Environment([build_service(plan)], seed=1).step({"name": "stories__generate_story", "arguments": {"prompt": "Will it rain?"}})
+    assert obs.ok and obs.simulated, obs.content
+    said = obs.data["result"]
+    assert "Will it rain?" in said and "no world model is configured" in said
+    assert not set(said.lower().replace(".", " ").replace(":", " ").split()) & (set(WORDS) - {"model", "world"}), said
+
+
+def test_an_integrations_help_lists_what_its_own_tools_do() -> None:
+    """After Effects' `get-help()` and Suricata's `get_suricata_help()` had answered "Help 12, as
+    recorded.": an integration's help is its own catalog, each tool with what it does, and a topic
+    asked about narrows it to the tools that mention it."""
+    tools = [_tool("get-help", {}, [], "Get help on using the After Effects MCP integration"),
+             _tool("create_composition", {"name": S}, ["name"], "Create a new composition in After Effects."),
+             _tool("apply_effect", {"layer": S, "effect": S}, ["layer", "effect"], "Apply an effect to a layer."),
+             _tool("get_topic_help", {"topic": S}, ["topic"], "Get help about one topic.")]
+    plan = infer_plan(_server("After Effects", tools), "ae")
+    assert {t.original: t.compute for t in plan.tools}["get-help"] == "help"
+    env = Environment([build_service(plan)], seed=1)
+    every = env.step({"name": "ae__get_help", "arguments": {}})
+    assert every.ok and set(every.data["tools"]) == {"create_composition", "apply_effect"}, every.content
+    assert "Apply an effect to a layer." in every.data["content"] and "as recorded" not in every.content
+    narrowed = env.step({"name": "ae__get_topic_help", "arguments": {"topic": "layers"}})
+    assert narrowed.ok and narrowed.data["tools"] == ["apply_effect"], narrowed.content

@@ -431,6 +431,35 @@ def _coin(c: Call) -> dict[str, Any]:
     return {"result": _rng(c).choice(["heads", "tails"])}
 
 
+HELP_TOPIC_PARAMS = frozenset({"topic", "command", "tool", "section", "subject"})
+
+
+def _help(c: Call) -> dict[str, Any]:
+    """An integration's help: what its tools do, from its own catalog (the tools a topic names, when one
+    is given and names some), not a text made up for it."""
+    from compoworld.services.gateway import one_line
+
+    cls = type(c.svc)
+    plan = getattr(cls, "plan", None)
+    title = plan.title if plan is not None else cls.name
+    topic = next((str(v) for k, v in c.args.items() if k.lower() in HELP_TOPIC_PARAMS and isinstance(v, str) and v.strip()), "")
+    def stems(text: str) -> set[str]:  # "effects" asks about an effect
+        return {w.rstrip("s") for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
+
+    # the topic asked for, else what the tool's own name adds to the service's (`get_effects_help`: effects)
+    named = stems(f"{cls.name} {getattr(plan, 'title', '')}")  # "After Effects" says nothing of one tool
+    wanted = (stems(topic) or stems(c.tool) - stems("get help mcp show")) - named
+    specs = [(n, s) for n, s in cls.tool_specs().items() if "help" not in n.lower().split("_") and n != c.tool]
+    about = [(n, s) for n, s in specs if wanted & (stems(f"{n} {s.description}") - named)]
+    shown = about or specs
+    lines = [f"- {n}: {one_line(s.description)}" for n, s in shown]
+    head = f"{title}: {one_line(cls.description, 200)}"
+    if topic and not about:
+        head += f" No tool mentions {topic!r}; every tool is listed."
+    return {"title": f"{title} help" + (f": {topic}" if topic else ""), "content": head + "\n\nTools:\n" + "\n".join(lines),
+            "tools": [n for n, _ in shown]}
+
+
 def _hash(c: Call) -> dict[str, Any]:
     text = c.text(("text", "input", "data", "content", "string", "value", "message"))
     algo = str(c.named("algorithm", "algo", "hash_type", "type", "method") or "").lower().replace("-", "")
@@ -819,6 +848,7 @@ COMPUTATIONS: dict[str, Computation] = {
     "password": Computation("password", _obj(password=STR, length=INT), _password),
     "dice": Computation("dice", _obj(notation=STR, rolls={"type": "array", "items": INT}, total=INT), _dice),
     "coin": Computation("coin", _obj(result=STR), _coin),
+    "help": Computation("help", _obj(title=STR, content=STR, tools={"type": "array", "items": STR}), _help),
     "hash": Computation("hash", _obj(algorithm=STR, hash=STR), _hash),
     **{f"{k}_{d}": Computation(f"{k}_{d}", _obj(input=STR, output=STR, encoding=STR, direction=STR), _codec(k, d))
        for k in ("base64", "url", "hex", "html") for d in ("encode", "decode")},
@@ -885,10 +915,12 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
     t = tokens | ({verb} if verb else set())
     if t & {"uuid", "guid"}:
         return "uuid"
+    if t & {"help", "capabilities"} and not (required - HELP_TOPIC_PARAMS) and len(params) <= 2:
+        return "help"  # `get_help()`, `get-opik-help(topic)`: what the integration's tools do
     if t & {"dice", "die"} or (t & {"roll"} and not t & {"back", "rollback"}):
         return "dice"
-    if t & {"coin", "flip"}:
-        return "coin"
+    if t & {"flip", "toss"} or (t & {"coin"} and t & {"random", "heads", "tails"}):
+        return "coin"  # a coin flip, not CoinGecko's coin data or a coin's quotes
     if t & {"password", "passphrase"} and t & {"generate", "create", "random", "new"}:
         return "password"
     if "lorem" in t:

@@ -110,9 +110,14 @@ class ToolIntent:
             verb = next((w for w in first if w in WRITE_VERBS or w in READ_VERBS), None)
         if verb is None and says_it_keeps(spec.description):
             verb = "save"
-        lead = next((w for w in words(spec.description.split(".")[0])[:2] if w in READ_VERBS), None)
-        if verb in NOUN_WRITES and len(ws) > 1 and ws[-1] == verb and lead is not None:
-            verb = lead  # `web_data_apple_app_store`, "Quickly read structured ... data": the store is a noun
+        # "Shows the commit logs", "Retrieves ...": the description's lead verb, inflected or not
+        lead = next((v for w in words(spec.description.split(".")[0])[:2] for v in (w, w[:-1], w[:-2]) if v in READ_VERBS), None)
+        if verb in NOUN_WRITES and verb in ws[1:] and ws.index(verb) > 0 and lead is not None:
+            # `web_data_apple_app_store`, `app-store-details` ("Get detailed information about an App Store app"):
+            # after other words the store is a noun, and the description's read is the verb
+            verb = lead
+        elif verb in WRITE_VERBS and len(ws) > 1 and ws[-1] != verb and ws[-1] in LIST_VERBS | {"get", "fetch"} and lead is not None:
+            verb = ws[-1]  # `app_store_search`, `API-post-search`, `tag_list` ("Get a list of tags"): it reads
         self.verb = verb
         # after the verb, a verb's word names a thing: `add_issue_comment` adds a comment, not an issue
         after = ws.index(verb) if verb in ws else len(ws)

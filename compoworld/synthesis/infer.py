@@ -348,14 +348,23 @@ _NOUN_VERBS = {"list", "search", "query", "log", "record", "note", "comment", "p
                "pin", "star", "like", "block", "play", "chat", "call", "process", "handle", "stream", "watch", "monitor", "batch"}
 
 
-def _find_verb(tokens: list[str], description: str) -> tuple[str | None, int]:
+def _find_verb(tokens: list[str], description: str, full: list[str] | None = None) -> tuple[str | None, int]:
+    """The verb of a tool and its index in `tokens` (-1: the description's); `full` are the words of the
+    whole name, before the server's own words were taken off (`app` of `app-store-details`)."""
     said = _description_verb(description)
     found = _name_verb(tokens)
     if found is None:
         return said, -1
     lemma, i = found
+    last = len(tokens) - 1
+    if i < last and tokens[last] in _READ_ENDS and VERB_CLASS.get(lemma) in _WRITE_CLASSES \
+            and said is not None and VERB_CLASS.get(said) in ("get", "list"):
+        # `app-store-search`, `API-post-search`, `tag_list` ("Get a list of tags"): a name that ends in a read
+        # verb reads when its description leads with a read; the write-like word is a noun or an HTTP method
+        return verb_lemma(tokens[last]) or tokens[last], last
     inflected = tokens[i] not in VERB_CLASS  # "posts", "booking": a noun more often than the verb
-    if (i > 0 or inflected) and (lemma in _NOUN_VERBS or lemma in _NOUN_WRITES or inflected) \
+    after_words = i > 0 or (full is not None and tokens[i] in full and full.index(tokens[i]) > 0)
+    if (after_words or inflected) and (lemma in _NOUN_VERBS or lemma in _NOUN_WRITES or inflected) \
             and VERB_CLASS.get(lemma) in _WRITE_CLASSES and said is not None and VERB_CLASS.get(said) in ("get", "list"):
         # a write verb that is a noun after other words (`web_data_linkedin_posts`, `web_data_google_play_store`,
         # `time_series_daily_adjusted`, `playwright_console_logs`) names what a read reads when the description leads with the read
@@ -384,6 +393,7 @@ def _name_verb(tokens: list[str]) -> tuple[str, int] | None:
 
 
 _WRITE_CLASSES = ("create", "update", "delete", "transition")
+_READ_ENDS = frozenset({"list", "search", "query", "get", "find", "fetch", "lookup", "retrieve"})
 # Write verbs that are also nouns ending a name: the posts, the store, the booking of `web_data_x_posts`
 _NOUN_WRITES = frozenset({"store", "book", "post", "comment", "review", "record", "log", "note", "track", "place", "request"})
 
@@ -696,7 +706,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     for tool in server.tools:
         exposed = unique(shorten(tool.ident, budget), taken, budget)
         tokens = toks_by[tool.name]
-        verb, vidx = _find_verb(tokens, tool.description)
+        verb, vidx = _find_verb(tokens, tool.description, words(tool.name))
         vclass = VERB_CLASS.get(verb, "") if verb else ""
         head, mods, pl = _noun(tokens, vidx if vidx >= 0 else (-1 if verb is None else len(tokens)))
         if verb is not None and vidx < 0 and head is None:
@@ -727,6 +737,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _sql_database(infos)
     _kv_store(infos)
     _counts(infos)
+    _statistics(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -1212,6 +1223,8 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = "thought", []  # an entry of the agent's own reasoning: the fields it sent, nothing made up
     if e.name == PRICE_HISTORY:
         topic, tfields = PRICE_HISTORY, FINANCE_TOPICS[PRICE_HISTORY]  # bars over time, not one quote
+    if e.name.endswith(STATISTICS) and not context & SPORTS_WORDS:
+        topic, tfields = "metric", TOPIC_FIELDS["metric"]  # measures of the thing, in the service's own terms
     if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
         topic = WEB_RESULT  # a web search engine's hits are pages of the web, about what was searched
     return topic, tfields
@@ -1486,6 +1499,25 @@ def _counts(infos: list[TInfo]) -> None:
                                                                for p in t.params):
             continue
         t.counts = True
+
+
+STATISTICS = "_statistic"  # the suffix of the entity of a read of something's statistics (collection `cluster_statistics`)
+_STATISTICS_WORDS = frozenset({"stats", "statistics"})
+_OWN_STATISTICS = STAT_NOUNS | ATHLETE_NOUNS | GAME_NOUNS | frozenset({"player", "hero", "team", "thought", "stat", "statistic", "metric"})
+
+
+def _statistics(infos: list[TInfo]) -> None:
+    """`get_cluster_stats()`, `get_database_statistics()`, `typesense_collection_stats(collection)`: the
+    statistics of a thing are measures of it (documents, size, latency in the service's own terms), not
+    the thing's record again (a cluster's name, host and region). A player's or a team's statistics
+    keep their own archetype, and so do the statistics of what the service itself makes (a deck's
+    statistics follow its cards: they read the deck)."""
+    made = {t.head for t in infos if t.op == "create"}
+    for t in infos:
+        ws = words(t.tool.name)
+        if ws and ws[-1] in _STATISTICS_WORDS and t.head and singular(t.head) not in _OWN_STATISTICS | _STATISTICS_WORDS \
+                and t.head not in made and t.op in ("get", "list", "lookup"):
+            t.head = f"{t.head}{STATISTICS}"
 
 
 def _makes_records(infos: list[TInfo]) -> None:

@@ -164,8 +164,9 @@ class CompiledService(Service):
             parent = next((p for p in self._ents.values() if p.entity == f.ref), None)
             rows = done.get(parent.collection, []) if parent else []
             if rows:
-                target = rows[rng.randrange(len(rows))]
-                v = target.get(f.name, target["id"]) if parent and parent.field(f.name) else target["id"]
+                # one referenced record per record: its `author_id` and `author_name` are one author's
+                target = ctx.shared(i, f"ref:{f.ref}", lambda: rows[rng.randrange(len(rows))])
+                v = target.get(ref_field(parent, f.name), target["id"]) if parent else target["id"]
                 if _may_hold(f.shape, v):
                     return v
         enum = _enum_of(f.shape)
@@ -322,7 +323,7 @@ class CompiledService(Service):
             table = self.db[p.collection]
             vals = args[p.name] if isinstance(args[p.name], list) else [args[p.name]]
             for v in vals:
-                fld = p.field if parent.field(p.field or "") is not None and parent.field(p.field or "").role != "ref" else "id"  # type: ignore[union-attr]
+                fld = ref_field(parent, p.field or "")
                 if _find(table, [(p.name, fld, v)]) is None:
                     raise NotFoundError(f"no {parent.entity.replace('_', ' ')} with {p.name} {v!r}")
 
@@ -853,6 +854,22 @@ def _descending(t: ToolPlan, args: dict[str, Any]) -> bool:
             if isinstance(v, bool):
                 return v if p.name.lower().startswith("desc") else not v
     return False
+
+
+_NAMING_WORDS = ("name", "title", "username", "login", "handle", "email", "slug")
+
+
+def ref_field(parent: EntityPlan, name: str) -> str:
+    """The field of the referenced record that a reference named `name` holds: its own (`customer_email`
+    when the customer has one), the one its last word names (`author_name` is the author's `name`, not
+    an id), else the record's id."""
+    own = parent.field(name)
+    if own is not None and own.role != "ref":
+        return name
+    last = name.rsplit("_", 1)[-1]
+    if last in _NAMING_WORDS and name != last and parent.field(last) is not None:
+        return last
+    return "id"
 
 
 def _parents_first(ents: list[EntityPlan]) -> list[EntityPlan]:

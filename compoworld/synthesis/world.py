@@ -159,12 +159,13 @@ def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
     info = TICKER_INFO.get(row.get("symbol")) if isinstance(row.get("symbol"), str) else None
     if info is not None:
         name, base = info
+        measure = "unit" in row and "value" in row  # a measure about the ticker (its volume) is named for the measure
         for k, v in row.items():
             low = k.lower()
             if low in PRICE_FIELDS and _is_number(v):
                 p = base * (1 + rng.uniform(-0.04, 0.04))
                 row[k] = round(p, 2) if base >= 1 else float(f"{p:.6g}")
-            elif low in NAME_FIELDS and isinstance(v, str):
+            elif low in NAME_FIELDS and isinstance(v, str) and not measure:
                 row[k] = name
             elif low == "currency" and isinstance(v, str):
                 row[k] = "USD"
@@ -641,7 +642,8 @@ def coherent_token(row: dict[str, Any]) -> None:
 
 
 # What names a symbol's prices over time rather than its price now
-HISTORY_WORDS = frozenset({"history", "historical", "ohlc", "ohlcv", "candle", "candlestick", "kline", "bar", "timeseries"})
+# a price chart of a symbol (`getFullChart(symbol)`, a market chart) is its prices over time too
+HISTORY_WORDS = frozenset({"history", "historical", "ohlc", "ohlcv", "candle", "candlestick", "kline", "bar", "timeseries", "chart"})
 STATEMENT_KINDS = ("income_statement", "balance_statement", "cash_flow_statement")
 STATEMENTS = frozenset(STATEMENT_KINDS)
 FINANCIAL_STATEMENT: list[F] = list({f[0]: f for k in STATEMENT_KINDS for f in FINANCE_TOPICS[k]}.values())
@@ -1477,6 +1479,10 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
             return int(chain_id)  # a spec that declares the chain id a number
     if ctx.family == "product" and t in ("integer", "number") and toks & {"price", "amount", "cost", "list_price", "unit_price"}:
         return _product(rng, ctx, n)[1]  # the list price of the product the record names
+    if ctx.family == "metric" and t in ("integer", "number") and toks & {"value", "current", "latest", "total"}:
+        _, unit, lo, hi = _metric(rng, ctx, n)  # where the measure the record names lies: a rate in %, volume in USD
+        v = rng.uniform(lo, hi)
+        return int(v) if t == "integer" or unit not in ("%", "ms", "seconds", "USD") else round(v, 2)
     if ctx.family == "compound" and t == "number" and toks & {"weight", "mass"}:
         return _compound(rng, ctx, n)[2]  # the weight of the compound the record names
     if ctx.family and t in ("integer", "number"):
@@ -1723,6 +1729,33 @@ MEETINGS = ["Quarterly business review with {co}", "Onboarding kickoff with {co}
 ROOMS = ["Vertex Room", "Harbor Room", "Summit Room", "Video call"]
 METRICS = [("p95_latency_ms", "ms", 40, 900), ("error_rate", "%", 0, 5), ("active_users", "users", 100, 50_000),
            ("cpu_utilization", "%", 5, 95), ("monthly_recurring_revenue", "USD", 10_000, 900_000), ("signups", "users", 0, 2_000)]
+# what a service of another domain measures: a DEX's volume and pools, a website's sessions, an
+# account's followers, a search engine's documents (not an ops dashboard's signups and p95 latency)
+DOMAIN_METRICS: list[tuple[frozenset[str], list[tuple[str, str, int, int]]]] = [
+    (frozenset({"dex", "defi", "swap", "pool", "pools", "liquidity", "tvl", "token", "tokens", "crypto", "blockchain", "chain", "onchain",
+                "coin", "coins", "dexpaprika", "defillama", "uniswap", "solana", "ethereum", "bitcoin", "evm", "web3"}),
+     [("volume_usd", "USD", 100_000, 500_000_000), ("total_value_locked_usd", "USD", 1_000_000, 5_000_000_000),
+      ("transactions", "transactions", 1_000, 2_000_000), ("pools", "pools", 50, 20_000), ("tokens", "tokens", 100, 50_000),
+      ("fees_usd", "USD", 1_000, 5_000_000)]),
+    (frozenset({"seo", "traffic", "website", "pageview", "pageviews", "ga4", "umami", "plausible", "matomo", "visitors", "sessions"}),
+     [("pageviews", "views", 1_000, 900_000), ("sessions", "sessions", 500, 300_000), ("bounce_rate", "%", 20, 80),
+      ("avg_session_duration", "seconds", 30, 600), ("conversion_rate", "%", 0, 8)]),
+    (frozenset({"twitter", "instagram", "tiktok", "youtube", "linkedin", "social", "reddit", "bluesky", "mastodon", "facebook"}),
+     [("followers", "followers", 100, 2_000_000), ("impressions", "impressions", 1_000, 5_000_000), ("engagement_rate", "%", 0, 12),
+      ("likes", "likes", 10, 200_000), ("posts", "posts", 5, 3_000)]),
+    (frozenset({"nix", "nixos", "npm", "pypi", "homebrew", "brew", "crate", "crates", "flake", "flakes", "apt", "registry", "packages"}),
+     [("packages", "packages", 1_000, 120_000), ("options", "options", 500, 25_000), ("downloads", "downloads", 1_000, 50_000_000),
+      ("maintainers", "maintainers", 10, 4_000), ("releases", "releases", 5, 2_000)]),
+    (frozenset({"stock", "stocks", "financial", "finance", "fmp", "equity", "equities", "trading", "insider", "nasdaq", "nyse"}),
+     [("volume", "shares", 100_000, 500_000_000), ("trades", "trades", 100, 2_000_000), ("buy_sell_ratio", "ratio", 0, 5),
+      ("advancers", "stocks", 50, 3_000), ("decliners", "stocks", 50, 3_000)]),
+    (frozenset({"docs", "wiki", "notes", "knowledge", "memory", "memories", "yuque", "notion", "confluence", "obsidian"}),
+     [("documents", "documents", 10, 50_000), ("words", "words", 1_000, 5_000_000), ("members", "members", 1, 500),
+      ("views", "views", 10, 1_000_000), ("edits", "edits", 0, 5_000)]),
+    (frozenset({"elasticsearch", "opensearch", "meilisearch", "typesense", "algolia", "solr"}),
+     [("docs_count", "documents", 1_000, 50_000_000), ("store_size_bytes", "bytes", 1_000_000, 500_000_000_000),
+      ("query_latency_ms", "ms", 2, 300), ("indices", "indices", 1, 400), ("shards", "shards", 1, 2_000)]),
+]
 PLACES = ["Café", "Hotel", "Station", "Museum", "Park", "Market", "Library"]
 MEDIA = ["The Long Harbor", "Northern Lights", "Signals", "A Year in Data", "The Quiet Engine", "Field Notes"]
 SERVICES = ["api-gateway", "billing-worker", "web-frontend", "search-indexer", "notification-service", "reports-cron"]
@@ -2001,7 +2034,9 @@ def unit_for(ws: set[str]) -> str | None:
 
 
 def _metric(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, int, int]:
-    return ctx.shared(n, "metric", lambda: rng.choice(METRICS))
+    scope = ctx.scope | ({"chain"} if ctx.chain else set())
+    metrics = next((m for keys, m in DOMAIN_METRICS if scope & keys), METRICS)
+    return ctx.shared(n, "metric", lambda: rng.choice(metrics))
 
 
 def _table(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, list[str]]:

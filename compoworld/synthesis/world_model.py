@@ -17,7 +17,7 @@ from compoworld.canonical import canonical_bytes
 from compoworld.services.json_schema import fits
 from compoworld.synthesis.naming import words
 from compoworld.synthesis.plan import ToolPlan
-from compoworld.synthesis.world import WORDS, rng_for
+from compoworld.synthesis.world import rng_for
 
 _CONFIG: dict[str, Any] = {}
 
@@ -93,11 +93,6 @@ def _main_text(args: dict[str, Any]) -> str:
     return next((v for v in args.values() if isinstance(v, str)), json.dumps(args, sort_keys=True, default=str)[:400])
 
 
-def _sentence(rng: Any, k: int = 8) -> str:
-    s = " ".join(rng.sample(WORDS, k))
-    return s[0].upper() + s[1:] + "."
-
-
 def offline(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
     """A deterministic stand-in shaped by the tool's output schema: a function of (seed, tool, arguments)."""
     rng = rng_for(svc.ctx.seed, svc.name, t.name, canonical_bytes(args).decode())
@@ -129,7 +124,10 @@ def offline(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
         labels = _labels(t)
         return {"label": rng.choice(labels), "confidence": round(rng.uniform(0.55, 0.98), 2),
                 "explanation": f"Simulated assessment of: {excerpt}"}
-    return {"result": f"Simulated {t.original} for \"{excerpt}\": {_sentence(rng)}"}
+    # no made-up content: random words would read as an answer from another domain (a coin's market data
+    # as "Pricing analytics audit webinar"); the stand-in says what it is, and a configured model answers
+    return {"result": f"Simulated {t.original} for \"{excerpt}\": no world model is configured (COMPOWORLD_WORLD_MODEL), "
+                      "so nothing was generated offline."}
 
 
 def _labels(t: ToolPlan) -> list[str]:
