@@ -882,3 +882,23 @@ def test_an_integrations_help_lists_what_its_own_tools_do() -> None:
     assert "Apply an effect to a layer." in every.data["content"] and "as recorded" not in every.content
     narrowed = env.step({"name": "ae__get_topic_help", "arguments": {"topic": "layers"}})
     assert narrowed.ok and narrowed.data["tools"] == ["apply_effect"], narrowed.content
+
+
+def test_a_reference_named_for_a_name_holds_the_referenced_records_name() -> None:
+    """Papers With Code's papers had `author_name: "autho_0012"` (an id in a name) beside an `author_id`
+    of another author: a reference named for a name holds the name of the record its id names, and
+    a filter by that name finds the papers of that author."""
+    tools = [_tool("create_author", {"name": S}, ["name"], "Create an author."),
+             _tool("list_authors", {}, [], "List authors."),
+             _tool("create_paper", {"title": S, "author_id": S, "author_name": S}, ["title"], "Create a paper."),
+             _tool("list_papers", {"author_name": S}, [], "List papers, optionally by author name.")]
+    plan = infer_plan(_server("Papers", tools), "papers")
+    env = Environment([build_service(plan)], seed=6)
+    authors = {a["id"]: a["name"] for a in env.step({"name": "papers__list_authors", "arguments": {}}).data["items"]}
+    papers = env.step({"name": "papers__list_papers", "arguments": {}}).data["items"]
+    linked = [p for p in papers if p.get("author_id") is not None and p.get("author_name") is not None]
+    assert linked, papers
+    for paper in linked:
+        assert paper["author_name"] == authors[paper["author_id"]], paper
+        found = env.step({"name": "papers__list_papers", "arguments": {"author_name": paper["author_name"]}})
+        assert found.ok and paper["id"] in {p["id"] for p in found.data["items"]}, found.content
