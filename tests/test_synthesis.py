@@ -902,3 +902,33 @@ def test_a_reference_named_for_a_name_holds_the_referenced_records_name() -> Non
         assert paper["author_name"] == authors[paper["author_id"]], paper
         found = env.step({"name": "papers__list_papers", "arguments": {"author_name": paper["author_name"]}})
         assert found.ok and paper["id"] in {p["id"] for p in found.data["items"]}, found.content
+
+
+def test_an_orchestrators_workflows_and_runs_are_of_their_kind() -> None:
+    """Airflow's DAGs had been "Dag 6, as recorded." with a value of 496.65, and a run lasted six weeks:
+    a DAG is a workflow with a schedule, an owner and what it does, a run has a state and lasts minutes.
+    A CRM that says it "enhances your workflows" keeps its sales pipelines."""
+    from compoworld.synthesis.world import PLACEHOLDER, RUN_STATES, WORKFLOWS
+
+    tools = [_tool("fetch_dags", {"limit": {"type": "integer"}}, [], "Fetch all DAGs."),
+             _tool("get_dag", {"dag_id": S}, ["dag_id"], "Get a DAG by its id."),
+             _tool("get_dag_runs", {"dag_id": S, "limit": {"type": "integer"}}, ["dag_id"], "Get the runs of a DAG.")]
+    server = _server("Apache Airflow", tools)
+    plan = infer_plan(server, "airflow")
+    assert {e.entity: e.topic for e in plan.entities} == {"dag": "workflow", "run": "run"}
+    env = Environment([build_service(plan)], seed=2)
+    dags = env.step({"name": "airflow__fetch_dags", "arguments": {"limit": 50}}).data["items"]
+    assert dags and PLACEHOLDER not in json.dumps(dags)
+    for dag in dags:
+        known = next(w for w in WORKFLOWS if dag["name"].startswith(w[0]))
+        assert dag["description"] == known[1] and dag["schedule"] == known[2], dag
+    runs = env.step({"name": "airflow__get_dag_runs", "arguments": {"dag_id": dags[0]["id"], "limit": 50}}).data["items"]
+    assert runs
+    for run in runs:
+        began, ended = (datetime.fromisoformat(run[k].replace("Z", "+00:00")) for k in ("started_at", "ended_at"))
+        assert run["state"] in RUN_STATES and timedelta(0) < ended - began < timedelta(hours=2), run
+
+    crm = _server("PipeRun", [_tool("list_pipelines", {}, [], "List the sales pipelines."),
+                              _tool("list_deals", {"pipeline_id": S}, [], "List deals.")])
+    crm.description = "Enhance your workflows by connecting your CRM."
+    assert not {e.topic for e in infer_plan(crm, "crm").entities} & {"workflow", "run"}

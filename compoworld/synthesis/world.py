@@ -311,6 +311,15 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
     coherent_stat(row, rng, n)
     coherent_news(row, ctx.world)
     coherent_place(row)
+    coherent_run(row, rng)
+
+
+def coherent_run(row: dict[str, Any], rng: random.Random) -> None:
+    """A run of a workflow lasts minutes, not the weeks two dates drawn apart would give it."""
+    start, end = row.get("started_at"), row.get("ended_at")
+    if row.get("state") in RUN_STATES and isinstance(start, str) and isinstance(end, str) and start.endswith("Z"):
+        began = datetime.fromisoformat(start.replace("Z", "+00:00"))
+        row["ended_at"] = format_timestamp(began + timedelta(minutes=rng.randint(2, 95)))
 
 
 def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
@@ -417,6 +426,13 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("subject", "title", S), ("sender", "person_name", S), ("recipient", "email", S), ("body", "text", S), ("sent_at", "datetime", S)]),
     ("order", ("order", "invoice", "payment", "charge", "refund", "purchase", "checkout", "cart", "subscription", "billing"),
      [("order_number", None, S), ("customer", "person_name", S), ("total", "money", N), ("currency", "currency", S), ("status", "status", S), ("ordered_at", "datetime", S)]),
+    # an orchestrator's workflow (an Airflow DAG, a Prefect flow) and one run of it: a schedule and an
+    # owner, a state and a span of time (not a document "Dag 6, as recorded.")
+    ("workflow", ("dag", "workflow", "flow", "pipeline"),
+     [("name", "title", S), ("description", "text", S), ("schedule", None, S), ("is_paused", None, B), ("owner", "person_name", S),
+      ("tags", None, SA), ("next_run_at", "datetime", S)]),
+    ("run", ("run", "dagrun", "execution"),
+     [("run_id", None, S), ("state", None, S), ("trigger", None, S), ("started_at", "datetime", S), ("ended_at", "datetime", S)]),
     # a server or cloud resource (not a node of a scene or a graph, not an OS process)
     ("resource", ("server", "instance", "cluster", "container", "pod", "device", "host", "machine", "vm", "simulator",
                   "deployment", "namespace", "environment", "database", "db", "bucket", "volume", "tunnel", "connection", "resource"),
@@ -505,14 +521,20 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
 TOPIC_FIELDS: dict[str, list[F]] = {name: fields for name, _, fields in TOPICS}  # an archetype's fields by its name
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
-NAMED_TOPICS = frozenset({"project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
+NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint"})
 BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag", "project"})
 # Archetypes one generic word of theirs does not make: (those words, what else must be said). A cultural
 # "item" is no product, a project no code package, a forwarding email's address no place on a map.
+# what says a flow, a pipeline or a run is an orchestrator's (a sales pipeline, a cash flow, a test run are not)
+# (a product's "enhance your workflows" says nothing: a CRM's pipelines stay sales pipelines)
+ORCHESTRATION_WORDS = frozenset({"airflow", "prefect", "dagster", "orchestration", "orchestrator", "etl", "dag", "dags", "argo",
+                                 "temporal", "luigi", "kestra"})
 WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "workflow": (frozenset({"flow", "pipeline"}), ORCHESTRATION_WORDS),
+    "run": (frozenset({"run", "execution"}), ORCHESTRATION_WORDS),
     "product": (frozenset({"item", "listing", "offer", "deal"}), frozenset({"price", "shop", "store", "buy", "cart", "sku", "inventory", "stock", "order", "sale", "sell"})),
     "package": (frozenset({"project", "module", "extension", "plugin"}), frozenset({"code", "git", "github", "repo", "repository", "npm", "pypi", "version", "dependency", "install", "software", "library", "release", "registry", "terraform"})),
     "place": (frozenset({"address"}), frozenset({"street", "city", "postal", "zip", "geocode", "map", "location", "shipping", "billing", "country",
@@ -551,7 +573,8 @@ SERVICE_RULES_OUT = frozenset({"price", "chain", "image"})
 FAMILY_ARCHETYPE = {"finance": "price"}
 # where the service's own name or description may say it (a Kubernetes service's instances are servers); a
 # service about code does not make each of its projects a code package
-SERVICE_SAYS: dict[str, frozenset[str]] = {"resource": WEAK_KEYS["resource"][1], "definition": WEAK_KEYS["definition"][1]}
+SERVICE_SAYS: dict[str, frozenset[str]] = {"resource": WEAK_KEYS["resource"][1], "definition": WEAK_KEYS["definition"][1],
+                                           "workflow": ORCHESTRATION_WORDS, "run": ORCHESTRATION_WORDS}
 # a docstring's "Returns: A dictionary containing ..." is a Python dict, not a dictionary of words
 PYTHON_DICT = re.compile(r"\b(?:returns?:?|dict:)\s+(?:an?\s+)?dictionary\b|\b(?:an?|as\s+a)\s+dictionary\s+(?:containing|with|of|mapping|where)\b"
                          r"|\bdictionary\s+(?:containing|of\s+\w+\s+(?:and|with))\b", re.I)
@@ -793,8 +816,8 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
             continue
         if name == "person" and first and not {first[0], singular(first[0])} & (set(keys) | PERSON_ENTITIES | PERSON_PARTS):
             continue  # a player's heroes or a user's settings are no people: the entity's own noun says
-        if name == "project" and not (first and {first[0], singular(first[0])} & set(keys)):
-            continue  # a project's saved context or tree is no project
+        if name in ("project", "workflow", "run") and not (first and {first[0], singular(first[0])} & set(keys)):
+            continue  # a project's saved context or tree is no project, a deal with a pipeline id no workflow
         present = sing | set(toks)
         hit = present & set(keys)
         # what else is said: one weak word of an archetype is no evidence for itself
@@ -836,6 +859,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("news", ("news", "headline", "story", "press", "rss", "blog", "post")),
     ("ticket", ("issue", "ticket", "bug", "incident", "jira", "todo", "backlog", "task")),
     ("project", ("project", "initiative")),
+    ("workflow", ("dag", "workflow", "dagrun")),
     ("message", ("message", "mail", "email", "inbox", "chat", "thread", "conversation", "dm", "sms", "notification", "reply", "channel")),
     ("event", ("event", "calendar", "meeting", "appointment", "schedule", "booking", "reservation", "invite")),
     ("contact", ("contact", "user", "person", "people", "member", "profile", "account", "customer", "employee", "lead", "candidate")),
@@ -1005,6 +1029,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "finance"
     if topic in ("transcript", "network", "game", "athlete", "stat"):
         return topic
+    if topic in ("workflow", "run"):
+        return "workflow"  # a workflow and its runs share names, schedules and states
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
     family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
@@ -1851,6 +1877,15 @@ INSIDER_TRANSACTIONS = ["P-Purchase", "S-Sale", "A-Award", "M-Exempt", "F-InKind
 INSIDER_OWNERS = ["director", "officer: Chief Executive Officer", "officer: Chief Financial Officer", "10 percent owner",
                   "officer: General Counsel"]
 FORM_TYPES = ["10-K", "10-Q", "8-K", "4", "13F-HR", "S-1", "DEF 14A"]
+# an orchestrator's workflows: (name, what it does, its schedule)
+WORKFLOWS = [("daily_sales_etl", "Loads yesterday's orders into the warehouse and refreshes the sales tables.", "0 2 * * *"),
+             ("sync_crm_contacts", "Copies new and changed contacts from the CRM to the mailing list.", "*/30 * * * *"),
+             ("nightly_backup", "Backs up the production database to object storage.", "0 1 * * *"),
+             ("invoice_reminders", "Emails customers whose invoices are past due.", "0 9 * * 1-5"),
+             ("refresh_dashboards", "Recomputes the finance and support dashboards.", "0 * * * *"),
+             ("train_churn_model", "Retrains the churn model on the last 90 days of usage.", "0 4 * * 0"),
+             ("ingest_web_events", "Ingests the website's event stream into the analytics tables.", "*/15 * * * *")]
+RUN_STATES = ["success", "success", "success", "failed", "running", "queued"]
 TRANSCRIPTS = [
     ("Podcast episode 12: pricing", "[00:00] Welcome back to the show. [00:05] Today's guest ran pricing at two startups; "
      "we talk about when to raise prices and how to tell customers."),
@@ -2326,6 +2361,17 @@ def _nft(r: random.Random, c: ValueContext, n: int) -> tuple[str, int]:
     return c.shared(n, "nft", lambda: (NFT_COLLECTIONS[n % len(NFT_COLLECTIONS)], r.randint(1, 9_999)))
 
 
+FAMILY_STR["workflow"] = [
+    ({"dag_id", "flow_id", "flow_name", "workflow_id", "workflow_name", "pipeline_name", "dag_name", "dag_display_name"},
+     lambda r, c, p, n: _nth(WORKFLOWS, n, "_")[0]),
+    ({"run_id", "dag_run_id", "flow_run_id", "execution_id"},
+     lambda r, c, p, n: f"scheduled__{(c.now - timedelta(days=n + 1)).date().isoformat()}T02:00:00+00:00"),
+    ({"state", "status"}, lambda r, c, p, n: RUN_STATES[n % len(RUN_STATES)]),  # before names: a `state_name` is a state
+    ({"trigger", "triggered"}, lambda r, c, p, n: "scheduled" if n % 4 else "manual"),
+    (NAMES, lambda r, c, p, n: _nth(WORKFLOWS, n, "_")[0]),
+    (TEXTS, lambda r, c, p, n: _nth(WORKFLOWS, n)[1]),
+    ({"schedule", "schedule_interval", "cron", "timetable"}, lambda r, c, p, n: _nth(WORKFLOWS, n)[2]),
+]
 FAMILY_STR["transcript"] = [
     ({"language", "lang", "language_code"}, lambda r, c, p, n: r.choice(["en", "en", "en", "de", "fr"])),
     (NAMES, lambda r, c, p, n: _nth(TRANSCRIPTS, n)[0]),
