@@ -30,7 +30,11 @@ tool through `Environment.step`, as an agent would. One check per failure family
 - object_input: a read whose required arguments are all objects answers from them: two different
   objects do not get one stored record;
 - database: the SQL tools of a service run on one database: a read answers what SQL says and refuses
-  a change, and the table and row a write creates are selected, listed and described by the others.
+  a change, and the table and row a write creates are selected, listed and described by the others;
+- keyspace: a key-value store's commands act on one keyspace as the store's own do (kv.py);
+- home: a Home Assistant switches the entity its spec names (off reads off, toggled reads on) and does
+  not find one that does not exist (home.py);
+- sees_writes also reads a count (`count_documents`) before and after a create: one more.
 
 A check that does not apply to a tool is not recorded; one that applies but cannot be set up is
 recorded as skipped. `level_of` turns the results into a level per tool: faithful, structural
@@ -58,6 +62,7 @@ from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
+from compoworld.synthesis.home import home_command, is_home
 from compoworld.synthesis.kv import is_kv_store, kv_command, key_param as kv_key_param
 from compoworld.synthesis.world import PLACEHOLDER, PRICE_FIELDS
 
@@ -1011,7 +1016,40 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     _check_directory(cls, seed, tools, intents, rec)
     _check_database(cls, seed, tools, rec)
     _check_keyspace(cls, seed, tools, commands, rec)
+    _check_home(cls, seed, server, tools, rec)
     return rec.checks
+
+
+_ENTITY_EXAMPLE = re.compile(r"['\"]([a-z_]+\.[a-z0-9_]+)['\"]")
+
+
+def _check_home(cls: type[Service], seed: int, server: ServerSpec, tools: dict[str, ToolIn], rec: _Rec) -> None:
+    """A Home Assistant switches its devices as its spec says (home.py): the entity its description
+    names ('light.living_room') switched off reads off, toggled reads on, and an entity that does not
+    exist is not found."""
+    if not is_home(set(words(server.name)) | set(words(server.description or "")), [t.name for t in server.tools]):
+        return
+    cmds = {c: n for n, t in tools.items() if (c := home_command(t.name))}
+    act, get = cmds.get("entity_action"), cmds.get("get_entity")
+    if act is None or get is None:
+        return
+    example = _ENTITY_EXAMPLE.search(tools[act].description) or _ENTITY_EXAMPLE.search(tools[get].description)
+    if example is None:
+        rec.add("home", act, "skip", "the spec names no entity to switch")
+        return
+    eid, env, problems = example.group(1), Environment([cls], seed=seed), []
+    props = tools[act].input_schema.get("properties") or {}
+    rest = {p: "" for p in tools[act].input_schema.get("required") or [] if p not in ("entity_id", "action") and fits(props.get(p, {}), "")}
+    for action, want in (("off", "off"), ("toggle", "on"), ("off", "off")):
+        done = _call(env, cls.name, act, {"entity_id": eid, "action": action, **rest})
+        got = _call(env, cls.name, get, {"entity_id": eid})
+        state = got.data.get("state") if got.ok and isinstance(got.data, dict) else None
+        if not done.ok or state != want:
+            problems.append(f"after {action!r} {eid} reads {state!r}, not {want!r}" + (f" ({done.error})" if not done.ok else ""))
+    if _call(env, cls.name, get, {"entity_id": "light.zz_unknown_4711"}).ok:
+        problems.append("an entity that does not exist was found")
+    for name in (act, get):
+        rec.add("home", name, "fail" if problems else "pass", "; ".join(problems[:2]))
 
 
 def _check_keyspace(cls: type[Service], seed: int, tools: dict[str, ToolIn], commands: dict[str, str], rec: _Rec) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
+from compoworld.synthesis.home import COMMANDS as HOME_COMMANDS, HOME_ENTITY_SEM, home_command, home_entity, is_home
 from compoworld.synthesis.kv import COMMANDS as KV_COMMANDS, KV_KEY_SEM, is_kv_store, key_param, kv_command, kv_entity
 from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_entity, sql_kind, statement_param
 from compoworld.synthesis.loader import ServerSpec, ToolIn
@@ -208,6 +209,7 @@ class TInfo:
     browser: str | None = None  # what a page tool of a browser service does to its session (browser.py)
     sql: str | None = None  # what a tool of a service that runs SQL does with its database (sql.py)
     kv: str | None = None  # the command a tool of a key-value store runs on its keyspace (kv.py)
+    home: str | None = None  # the command a tool of a home automation service runs on its home (home.py)
     counts: bool = False  # named for a count of its records (`count_documents`, `get_transaction_count`): `_counts`
 
 
@@ -736,6 +738,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _browser_session(infos)
     _sql_database(infos)
     _kv_store(infos)
+    _home_automation(infos, server_words | set(words(server.description or "")))
     _counts(infos)
     _statistics(infos)
 
@@ -758,7 +761,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
     # Fields: those of writes and reads first, so a listing knows which of its numbers name a field.
     for t in sorted(infos, key=lambda t: t.op == "list"):
-        if t.entity is None or t.op in ("action", "browser", "sql", "kv"):
+        if t.entity is None or t.op in ("action", "browser", "sql", "kv", "home"):
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
         _collect_fields(t, e)
@@ -779,6 +782,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         plans_e[_own("sql")] = sql_entity()
     if any(t.op == "kv" for t in infos):
         plans_e[_own("kv")] = kv_entity()
+    if any(t.op == "home" for t in infos):
+        plans_e[_own("home")] = home_entity()
     if any(t.op == "action" for t in infos):
         plans_e[_own("action")] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
     if any(t.op == "world_model" for t in infos):
@@ -809,8 +814,8 @@ ACTION_KEY = _own("action")
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
     """Keys, references and the final operation of a tool, now that the service's entities are known."""
-    if t.op in ("compute", "world_model", "action", "browser", "sql", "kv"):
-        if t.op in ("action", "browser", "sql", "kv"):
+    if t.op in ("compute", "world_model", "action", "browser", "sql", "kv", "home"):
+        if t.op in ("action", "browser", "sql", "kv", "home"):
             t.entity = _own(t.op)
         return
     ent = t.head
@@ -1368,12 +1373,12 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             and not any(pp.role == "key" for pp in params):
         op = "list"  # `get_config()`, `printEnv()`: the whole configuration, not one setting of it
     read_only = op in ("get", "list", "count", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe") \
-        or (t.kv is not None and KV_COMMANDS[t.kv][1])
+        or (t.kv is not None and KV_COMMANDS[t.kv][1]) or (t.home is not None and HOME_COMMANDS[t.home])
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
                     read_only=read_only, destructive=op == "delete",
                     idempotent=op in ("get", "list", "count", "lookup", "compute", "update", "delete", "world_model") or read_only,
-                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv)
+                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv, home=t.home)
     plan.output_schema = output_schema(plan, e, service)
     return plan
 
@@ -1473,7 +1478,7 @@ def _thinking_tools(infos: list[TInfo]) -> None:
         name = t.tool.name.lower()
         said = _name_verb(t.tokens)
         if not _THINKING.search(name) or (said and VERB_CLASS.get(said[0]) in ("get", "list", "delete")) \
-                or t.op in ("compute", "sql", "browser", "kv"):
+                or t.op in ("compute", "sql", "browser", "kv", "home"):
             continue  # `get_thoughts` lists the entries, `clear_thoughts` removes them
         if not any(p.required and p.type in ("string", "object", "array") for p in t.params):
             continue  # what it would keep is not given
@@ -1556,6 +1561,21 @@ def _sql_database(infos: list[TInfo]) -> None:
         for p in t.params:  # what a statement parameter takes: samplers write statements of this kind
             if p.name == stmt:
                 p.sem = "sql_write" if kind == "write" else "sql"
+
+
+def _home_automation(infos: list[TInfo], server_words: set[str]) -> None:
+    """A Home Assistant's tools (`get_entity`, `entity_action`, `domain_summary_tool`...) read and switch
+    one home of devices (home.py): `entity_action` switches a light, it does not read a record."""
+    if not is_home(server_words, [t.tool.name for t in infos]):
+        return
+    for t in infos:
+        cmd = home_command(t.tool.name)
+        if cmd is None:
+            continue
+        t.op, t.home, t.head = "home", cmd, None
+        for p in t.params:
+            if p.snake == "entity_id":
+                p.sem = HOME_ENTITY_SEM
 
 
 def _kv_store(infos: list[TInfo]) -> None:

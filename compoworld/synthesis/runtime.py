@@ -14,7 +14,7 @@ from compoworld.services.json_schema import InvalidValue, compile_validator, fit
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.browser import run_browser
-from compoworld.synthesis import kv
+from compoworld.synthesis import home, kv
 from compoworld.synthesis.sql import SQL_SEMS, SQL_TABLES, examples, run_sql, seed_tables
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.filesystem import FILE_TOPICS, entries
@@ -68,6 +68,9 @@ class CompiledService(Service):
             if e.collection == kv.KV_KEYS:  # a keyspace: the world's sessions, users, queues and settings
                 out[e.collection] = kv.seed_keys(gen.world, gen.rng, gen.now)
                 continue
+            if e.collection == home.HOME_ENTITIES:  # a home: its lights, switches, sensors, lock and automations
+                out[e.collection] = home.seed_entities(gen.rng, gen.now)
+                continue
             ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
             n = gen.n(e.size) if e.size else 0
             ctx.ids = tuple(f"{e.prefix}_{i + 1:04d}" for i in range(n))
@@ -100,6 +103,8 @@ class CompiledService(Service):
         one that names a key: what samplers pass."""
         if sem == kv.KV_KEY_SEM and kv.KV_KEYS in self.db:
             return kv.examples(list(self.db[kv.KV_KEYS]), rng)
+        if sem == home.HOME_ENTITY_SEM and home.HOME_ENTITIES in self.db:
+            return home.examples(list(self.db[home.HOME_ENTITIES]), rng)
         if sem not in SQL_SEMS or SQL_TABLES not in self.db:
             return []
         return list(examples(list(self.db[SQL_TABLES]), sem == "sql_write", rng))
@@ -197,6 +202,8 @@ class CompiledService(Service):
             return run_sql(self, t, args)
         if op == "kv":
             return kv.run_kv(self, t, args)
+        if op == "home":
+            return home.run_home(self, t, args)
         assert e is not None, f"tool {name} has no collection"
         args = _unwrapped(t, args)
         if op == "create":

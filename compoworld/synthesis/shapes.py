@@ -55,6 +55,10 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
         from compoworld.synthesis.sql import sql_output
 
         return sql_output(t)
+    if t.op == "home":
+        from compoworld.synthesis.home import home_output
+
+        return home_output(t)
     if t.op == "kv":
         from compoworld.synthesis.kv import kv_output
 

@@ -51,6 +51,9 @@ READ_WORDS = frozenset({"read", "select"})
 WRITE_WORDS = frozenset({"write", "dml", "ddl", "mutation", "insert", "update", "delete", "modify", "alter", "drop", "create"})
 _SQL_WORD = re.compile(r"\bsql\b", re.I)
 _SQL_VERB = re.compile(r"\b(SELECT|INSERT|CREATE TABLE)\b")  # "Execute a SELECT query": SQL, as its capitals say
+# "Execute ClickHouse queries", "Run a BigQuery query": an engine whose queries are SQL says so by its name
+_SQL_ENGINE = re.compile(r"\b(clickhouse|bigquery|postgres(?:ql)?|mysql|mariadb|sqlite|duckdb|snowflake|redshift|mssql|sql ?server|"
+                         r"trino|presto|athena|databricks|cockroach(?:db)?|tidb|starrocks)\b", re.I)
 _SELECT_ONLY = re.compile(r"\bselect\b", re.I)
 _CHANGE_WORDS = re.compile(r"\b(insert|update|delete|dml|ddl|alter|drop|create)\b", re.I)
 _READ_ONLY = re.compile(r"\bread[- ]?only\b", re.I)
@@ -78,7 +81,7 @@ def statement_param(tool_name: str, description: str, props: dict[str, Any]) -> 
             continue
         said = str(sub.get("description") or "") if isinstance(sub, dict) else ""
         text = f"{said} {tool_name.replace('_', ' ')} {description}"
-        if "sql" in s or _SQL_WORD.search(text) or _SQL_VERB.search(text):
+        if "sql" in s or _SQL_WORD.search(text) or _SQL_VERB.search(text) or _SQL_ENGINE.search(text):
             return p
     return None
 
