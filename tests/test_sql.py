@@ -55,7 +55,11 @@ def call(env: Environment, svc: str, tool_name: str, **args: Any) -> Any:
     ("execute_sql", "Execute an SQL query on the GreptimeDB server", {"query": S}, "execute"),
     ("query", "Run a read-only SQL query", {"sql": S}, "read"),
     ("execute_select_sql", "Execute SELECT SQL to query data from a Hologres database.", {"query": S}, "read"),
+    # an engine whose queries are SQL says so by its name
+    ("execute_query", "Execute ClickHouse queries", {"query": S}, "read"),
+    ("run_query", "Run a BigQuery query against a dataset", {"query": S}, "read"),
     ("run_cypher", "Run a Cypher query on the graph", {"query": S}, None),  # no SQL: a graph's query
+    ("execute_query", "Execute a Cypher query on Neo4j database", {"query": S}, None),
     ("search", "Search documents", {"query": S}, None),
     ("get_query_plan", "Get the query plan of a SQL statement", {"query": S}, None),  # about SQL, runs nothing
     ("arbitrary_query", "Run a SQL query on the traces and spans of your project.", {"query": S}, None),  # data we do not model
