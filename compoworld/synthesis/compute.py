@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from compoworld.canonical import TIMESTAMP_FORMAT
 from compoworld.services.tool import ToolError
+from compoworld.synthesis.clinical import FORMULAS as CLINICAL, clinical_formula
 from compoworld.synthesis.world import rng_for
 
 NUM = {"type": "number"}
@@ -849,6 +850,7 @@ COMPUTATIONS: dict[str, Computation] = {
     "dice": Computation("dice", _obj(notation=STR, rolls={"type": "array", "items": INT}, total=INT), _dice),
     "coin": Computation("coin", _obj(result=STR), _coin),
     "help": Computation("help", _obj(title=STR, content=STR, tools={"type": "array", "items": STR}), _help),
+    **{f"clinical_{name}": Computation(f"clinical_{name}", _obj(**out), lambda c, fn=fn: fn(c.args)) for name, (fn, out) in CLINICAL.items()},
     "hash": Computation("hash", _obj(algorithm=STR, hash=STR), _hash),
     **{f"{k}_{d}": Computation(f"{k}_{d}", _obj(input=STR, output=STR, encoding=STR, direction=STR), _codec(k, d))
        for k in ("base64", "url", "hex", "html") for d in ("encode", "decode")},
@@ -915,6 +917,9 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
     t = tokens | ({verb} if verb else set())
     if t & {"uuid", "guid"}:
         return "uuid"
+    formula = clinical_formula(t, set(params))
+    if formula is not None:
+        return f"clinical_{formula}"  # a clinical calculator named for its formula (clinical.py)
     if t & {"help", "capabilities"} and not (required - HELP_TOPIC_PARAMS) and len(params) <= 2:
         return "help"  # `get_help()`, `get-opik-help(topic)`: what the integration's tools do
     if t & {"dice", "die"} or (t & {"roll"} and not t & {"back", "rollback"}):

@@ -14,7 +14,8 @@ tool through `Environment.step`, as an agent would. One check per failure family
   result finds that result; an enum value or a number like `days=7` does not empty a non-empty list);
 - sees_writes: the service's read tools over an entity see what its writes created, and a record
   written twice under the same key is one record that reads back the second version;
-- computation: time zones (`zoneinfo`, daylight saving, every valid zone), `statistics`, unit
+- computation: time zones (`zoneinfo`, daylight saving, every valid zone), `statistics`, clinical
+  calculators against a worked textbook example of their formula (clinical.py), unit
   tables (the schema's own enum values included), the declared range of random tools, and functions
   of numbers (trigonometry, logarithms, gcd/lcm, primality, quadratic roots, degrees/radians) against `math`,
   and Unix timestamps against `datetime`;
@@ -62,6 +63,7 @@ from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
+from compoworld.synthesis.clinical import WORKED, clinical_formula
 from compoworld.synthesis.home import home_command, is_home
 from compoworld.synthesis.kv import is_kv_store, kv_command, key_param as kv_key_param
 from compoworld.synthesis.world import PLACEHOLDER, PRICE_FIELDS
@@ -715,6 +717,10 @@ def _check_computation(env: Environment, svc: str, name: str, spec: ToolSpec, to
     if src and dst and tp and ws & {"time", "timezone", "timezones", "tz", "convert"}:
         _check_tz(env, svc, name, props, src, dst, tp, rec)
         return
+    formula = clinical_formula(set(words(tool.name)), set(props))
+    if formula is not None:
+        _check_clinical(env, svc, name, spec, formula, rec)
+        return
     arrays = [p for p, s in props.items() if main_type(s) == "array" and main_type(s.get("items") or {}) in ("number", "integer")]
     if arrays and ws & {"statistics", "stats", "mean", "average", "median", "stdev", "deviation", "variance"}:
         data = [2, 4, 4, 4, 5, 5, 7, 9]
@@ -816,6 +822,26 @@ def _check_math(env: Environment, svc: str, name: str, props: dict[str, Any], nu
         if not ok:
             problems.append(f"{xs}: expected {want}" + ("" if obs.ok else f" ({obs.error})"))
     rec.add("computation", name, "fail" if problems else "pass", "; ".join(problems[:3]))
+
+
+def _check_clinical(env: Environment, svc: str, name: str, spec: ToolSpec, formula: str, rec: _Rec) -> None:
+    """A clinical calculator answers the textbook example of the formula it is named for (clinical.py)."""
+    props = _props(spec)
+    example, key, want = WORKED[formula]
+    given: dict[str, Any] = {}
+    for k, v in example.items():  # each value under the tool's own parameter that names it
+        p = next((p for p in props if snake(p) == k), None) or next((p for p in props if k.split("_")[-1] in words(p)), None)
+        if p is not None:
+            given[p] = ("male" if v else "female") if isinstance(v, bool) and main_type(props[p]) == "string" else v
+    args = schema_arguments(spec, env, svc, random.Random(5), given=given)  # what the formula does not use, any valid value
+    if args is None:
+        rec.add("computation", name, "skip", "the schema does not take the worked example")
+        return
+    obs = _call(env, svc, name, args)
+    got = obs.data.get(key) if obs.ok and isinstance(obs.data, dict) else None
+    ok = got == want if isinstance(want, str) else isinstance(got, (int, float)) and abs(got - want) <= 0.15
+    rec.add("computation", name, "pass" if ok else "fail",
+            "" if ok else f"{formula} of {given}: expected {key} {want}, got {obs.error or got}")
 
 
 def _check_tz(env: Environment, svc: str, name: str, props: dict[str, Any], src: str, dst: str, tp: str, rec: _Rec) -> None:

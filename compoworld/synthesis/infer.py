@@ -556,8 +556,8 @@ def _classify(t: TInfo) -> None:
     comp = compute.recognize(toks | set(words(t.tool.description.split(".")[0])) & {"statistics", "stdev", "variance", "decimal", "hexadecimal", "octal",
                                                                                      "mathematical"},
                              t.verb, params, req, number_lists)
-    if comp is not None and vclass not in ("create", "update", "delete", "transition"):
-        t.op, t.compute = "compute", comp
+    if comp is not None and (vclass not in ("create", "update", "delete", "transition") or comp.startswith("clinical_")):
+        t.op, t.compute = "compute", comp  # (the Revised Cardiac Risk Index revises nothing)
         return
     if comp is not None and (comp in ("uuid", "password", "lorem", "random_number") or
                              (comp.startswith(("arith_", "math_")) and all(p.type in ("number", "integer", "array") for p in t.params)) or
