@@ -22,6 +22,7 @@ def tool(name: str, desc: str, props: dict[str, Any], req: tuple[str, ...] = ())
 
 MEDICAL = ServerSpec(id="med", source="test", name="Medical Calculator", tools=[
     tool("map_calculator", "Calculate Mean Arterial Pressure (MAP)", {"sbp": I, "dbp": I}, ("sbp", "dbp")),
+    tool("egfr_epi", "eGFR by the 2021 CKD-EPI creatinine equation", {"scr": N, "age": I, "male": B}, ("scr", "age", "male")),
     tool("corrected_calcium", "Calcium correction for hypoalbuminemia", {"serum_calcium": N, "patient_albumin": N, "normal_albumin": N},
          ("serum_calcium", "patient_albumin")),
     tool("ibw_abw_calculator", "Ideal and adjusted body weight (Devine)", {"weight_kg": N, "height_inches": N, "male": B},
@@ -46,6 +47,7 @@ def env() -> Environment:
 
 @pytest.mark.parametrize(("name", "args", "key", "want"), [
     ("map_calculator", {"sbp": 140, "dbp": 90}, "map", 106.7),
+    ("egfr_epi", {"scr": 0.8, "age": 60, "male": False}, "egfr", 84.3),  # 142 x (0.8/0.7)^-1.2 x 0.9938^60 x 1.012
     ("corrected_calcium", {"serum_calcium": 7.6, "patient_albumin": 2.5}, "corrected_calcium", 8.8),
     ("ibw_abw_calculator", {"weight_kg": 90, "height_inches": 64, "male": False}, "ideal_body_weight", 54.7),
     ("crcl_cockcroft_gault", {"age": 40, "weight": 80, "height": 70, "scr": 1.2, "sex": "male"}, "creatinine_clearance", 92.6),

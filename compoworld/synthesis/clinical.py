@@ -1,5 +1,5 @@
 """Clinical calculators: the standard formulas a medical calculation server's tools are named for,
-computed from their arguments (Cockcroft-Gault creatinine clearance, mean arterial pressure, calcium
+computed from their arguments (Cockcroft-Gault creatinine clearance, CKD-EPI 2021 eGFR, mean arterial pressure, calcium
 corrected for albumin, Devine ideal and adjusted body weight, HOMA-IR, the 4-2-1 maintenance fluid
 rule, Wells' criteria for pulmonary embolism, the Revised Cardiac Risk Index, Naegele's due date).
 
@@ -27,6 +27,8 @@ def clinical_formula(tokens: set[str], params: set[str]) -> str | None:
     words = {w for p in params for w in re.split(r"[_\W]+", p.lower()) if w}
     if t & {"cockcroft", "crcl"} or {"creatinine", "clearance"} <= t:
         return "crcl"
+    if "egfr" in t or {"ckd", "epi"} <= t:
+        return "egfr_cys" if words & {"scys", "cystatin", "cys"} else "egfr"
     if ({"map"} & t and {"sbp", "dbp"} <= words) or {"mean", "arterial"} <= t:
         return "map"
     if {"corrected", "calcium"} <= t:
@@ -84,6 +86,23 @@ def _crcl(args: dict[str, Any]) -> dict[str, Any]:
     male = _male(args)
     crcl = (140 - age) * weight / (72 * scr) * (1.0 if male else 0.85)
     return {"creatinine_clearance": round(crcl, 1), "unit": "mL/min", "formula": "Cockcroft-Gault"}
+
+
+def _egfr(args: dict[str, Any]) -> dict[str, Any]:
+    """CKD-EPI 2021, creatinine (N Engl J Med 2021;385:1737), race-free."""
+    scr, age, male = _num(args, "scr", "creatinine"), _num(args, "age"), _male(args)
+    k, a = (0.9, -0.302) if male else (0.7, -0.241)
+    gfr = 142 * min(scr / k, 1) ** a * max(scr / k, 1) ** -1.200 * 0.9938 ** age * (1.0 if male else 1.012)
+    return {"egfr": round(gfr, 1), "unit": "mL/min/1.73m2", "equation": "CKD-EPI 2021 (creatinine)"}
+
+
+def _egfr_cys(args: dict[str, Any]) -> dict[str, Any]:
+    """CKD-EPI 2021, creatinine and cystatin C."""
+    scr, scys, age, male = _num(args, "scr", "creatinine"), _num(args, "scys", "cystatin"), _num(args, "age"), _male(args)
+    k, a = (0.9, -0.144) if male else (0.7, -0.219)
+    gfr = (135 * min(scr / k, 1) ** a * max(scr / k, 1) ** -0.544 * min(scys / 0.8, 1) ** -0.323 * max(scys / 0.8, 1) ** -0.778
+           * 0.9961 ** age * (1.0 if male else 0.963))
+    return {"egfr": round(gfr, 1), "unit": "mL/min/1.73m2", "equation": "CKD-EPI 2021 (creatinine-cystatin C)"}
 
 
 def _map(args: dict[str, Any]) -> dict[str, Any]:
@@ -168,6 +187,7 @@ def _due_date(args: dict[str, Any]) -> dict[str, Any]:
 
 FORMULAS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], dict[str, Any]]] = {
     "crcl": (_crcl, {"creatinine_clearance": NUM}), "map": (_map, {"map": NUM}),
+    "egfr": (_egfr, {"egfr": NUM}), "egfr_cys": (_egfr_cys, {"egfr": NUM}),
     "corrected_calcium": (_corrected_calcium, {"corrected_calcium": NUM}), "ibw": (_ibw, {"ideal_body_weight": NUM}),
     "homa_ir": (_homa, {"homa_ir": NUM}), "maintenance_fluids": (_fluids, {"rate": NUM}), "wells_pe": (_wells, {"score": NUM}),
     "rcri": (_rcri, {"points": {"type": "integer"}}), "due_date": (_due_date, {"due_date": {"type": "string"}}),
@@ -178,6 +198,8 @@ FORMULAS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], dict[str, 
 WORKED: dict[str, tuple[dict[str, Any], str, Any]] = {
     "crcl": ({"age": 60, "weight": 72, "scr": 1.0, "sex": "female"}, "creatinine_clearance", 68.0),
     "map": ({"sbp": 120, "dbp": 80}, "map", 93.3),
+    "egfr": ({"scr": 1.0, "age": 50, "male": True}, "egfr", 91.7),
+    "egfr_cys": ({"scr": 1.0, "scys": 1.0, "age": 50, "male": True}, "egfr", 88.1),
     "corrected_calcium": ({"serum_calcium": 8.0, "patient_albumin": 2.0, "normal_albumin": 4.0}, "corrected_calcium", 9.6),
     "ibw": ({"height_inches": 70, "male": True, "weight_kg": 100}, "ideal_body_weight", 73.0),
     "homa_ir": ({"fasting_glucose": 90, "fasting_insulin": 9}, "homa_ir", 2.0),
