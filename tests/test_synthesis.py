@@ -932,3 +932,14 @@ def test_an_orchestrators_workflows_and_runs_are_of_their_kind() -> None:
                               _tool("list_deals", {"pipeline_id": S}, [], "List deals.")])
     crm.description = "Enhance your workflows by connecting your CRM."
     assert not {e.topic for e in infer_plan(crm, "crm").entities} & {"workflow", "run"}
+
+
+def test_a_generator_described_in_portuguese_or_spanish_is_a_world_model_tool() -> None:
+    """`apresenta(tema)`: "Gera um mapa mental ... sobre um tema" had been a lookup of "Mapa 3, as
+    recorded."; content generated about any theme is a world-model tool (simulated, or answered by
+    a configured model), as its English counterpart is."""
+    tools = [_tool("apresenta", {"tema": S}, ["tema"], "Gera um mapa mental para apresentações sobre um tema."),
+             _tool("resumen", {"texto": S}, ["texto"], "Genera un resumen del texto."),
+             _tool("mind_map", {"topic": S}, ["topic"], "Generate a mind map about a topic.")]
+    plan = infer_plan(_server("Mapas", tools), "mapas")
+    assert {t.original: t.op for t in plan.tools} == {"apresenta": "world_model", "resumen": "world_model", "mind_map": "world_model"}

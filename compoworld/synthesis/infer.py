@@ -64,7 +64,9 @@ for _cls, _verbs in {
               # trades, stakes and upkeep change what an account or a system holds: never reads
               "buy sell purchase delegate undelegate claim withdraw deposit expose begin upgrade forward act manage",
     "generate": "generate visualize visualise plot chart render illustrate summarize summarise translate rewrite paraphrase explain answer ask chat brainstorm critique "
-                "improve refine caption transcribe ocr imagine suggest recommend predict tell draw paint design",
+                "improve refine caption transcribe ocr imagine suggest recommend predict tell draw paint design "
+                # "Gera um mapa mental ..." (Portuguese), "Genera ..." (Spanish, Italian)
+                "gera genera gerar generar",
     "analyze": "analyze analyse review assess classify categorize detect interpret score check evaluate_text judge",
 }.items():
     for _v in _verbs.split():
