@@ -27,6 +27,7 @@ HASS = ServerSpec(id="hass", source="test", name="Hass-MCP", description="Contro
     tool("domain_summary_tool", "Get a summary of entities in a specific domain", {"domain": S}, ("domain",)),
     tool("call_service_tool", "Call any Home Assistant service", {"domain": S, "service": S, "data": {"type": "object"}}, ("domain", "service")),
     tool("get_history", "Get the history of an entity's state changes", {"entity_id": S, "hours": {"type": "integer"}}, ("entity_id",)),
+    tool("list_automations", "Get a list of all automations from Home Assistant", {}),
 ])
 
 
@@ -40,7 +41,11 @@ def step(env: Environment, name: str, **args: Any) -> Any:
 
 
 def test_a_home_assistants_tools_read_and_switch_one_home() -> None:
+    from compoworld.synthesis.verify import verify_service
+
     env, plan = _env()
+    verdict = verify_service(build_service(plan))
+    assert verdict.verified, [c for c in verdict.checks if c.status == "fail"]
     assert {t.original: (t.op, t.read_only) for t in plan.tools}["entity_action"] == ("home", False)
     lights = step(env, "list_entities", domain="light").data["entities"]
     assert lights and all(e["entity_id"].startswith("light.") for e in lights)

@@ -94,7 +94,7 @@ def home_entity() -> EntityPlan:
 
 
 def home_output(t: ToolPlan) -> dict[str, Any]:
-    return {"type": "object"}
+    return {"type": "array", "items": {"type": "object"}} if t.home == "list_automations" else {"type": "object"}  # as Hass-MCP answers
 
 
 def seed_entities(rng: random.Random, now: datetime) -> list[Record]:
