@@ -943,3 +943,17 @@ def test_a_generator_described_in_portuguese_or_spanish_is_a_world_model_tool() 
              _tool("mind_map", {"topic": S}, ["topic"], "Generate a mind map about a topic.")]
     plan = infer_plan(_server("Mapas", tools), "mapas")
     assert {t.original: t.op for t in plan.tools} == {"apresenta": "world_model", "resumen": "world_model", "mind_map": "world_model"}
+
+
+def test_a_web_services_status_is_its_health_not_a_metric() -> None:
+    """ChEMBL's `example_status()` ("Get status information for ChEMBL Web Services") and an API's
+    `check_status()` ("Check if the API is alive") had answered a metric "Status 12" at 3,014.67 %:
+    they answer the service's state, version and uptime. An order's status is no health."""
+    for server_name, tool_name, description in (("ChEMBL", "get_status", "Get status information for ChEMBL Web Services"),
+                                                ("Courses API", "check_status", "Check if the API is alive and responding.")):
+        plan = infer_plan(_server(server_name, [_tool(tool_name, {}, [], description)]), "svc")
+        assert {e.topic for e in plan.entities} == {"health"}, plan.entities
+        obs = Environment([build_service(plan)], seed=2).step({"name": f"svc__{tool_name}", "arguments": {}})
+        assert obs.ok and obs.data["status"] in ("healthy", "degraded", "unhealthy") and "version" in obs.data, obs.content
+    orders = infer_plan(_server("Shop", [_tool("get_order_status", {"order_id": S}, ["order_id"], "Get the status of an order.")]), "shop")
+    assert "health" not in {e.topic for e in orders.entities}

@@ -1230,6 +1230,11 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = "thought", []  # an entry of the agent's own reasoning: the fields it sent, nothing made up
     if e.name == PRICE_HISTORY:
         topic, tfields = PRICE_HISTORY, FINANCE_TOPICS[PRICE_HISTORY]  # bars over time, not one quote
+    if e.name in ("status", "controller") and {singular(w) for t in e.texts for w in words(t)} & _SERVICE_STATUS \
+            and all(set(words(t.split(" ", 1)[0])) & {"status", "alive", "health"} for t in e.texts):
+        # "Get status information for ChEMBL Web Services", "Check if the API is alive": a service's own state
+        # (up or degraded, its version), not a metric "Status 12" at 3,014.67 %
+        topic, tfields = "health", TOPIC_FIELDS["health"]
     if e.name.endswith(STATISTICS) and not context & SPORTS_WORDS:
         topic, tfields = "metric", TOPIC_FIELDS["metric"]  # measures of the thing, in the service's own terms
     if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
@@ -1508,6 +1513,7 @@ def _counts(infos: list[TInfo]) -> None:
         t.counts = True
 
 
+_SERVICE_STATUS = frozenset({"api", "server", "service", "alive", "web", "endpoint", "uptime"})
 STATISTICS = "_statistic"  # the suffix of the entity of a read of something's statistics (collection `cluster_statistics`)
 _STATISTICS_WORDS = frozenset({"stats", "statistics"})
 _OWN_STATISTICS = STAT_NOUNS | ATHLETE_NOUNS | GAME_NOUNS | frozenset({"player", "hero", "team", "thought", "stat", "statistic", "metric"})
