@@ -957,3 +957,17 @@ def test_a_web_services_status_is_its_health_not_a_metric() -> None:
         assert obs.ok and obs.data["status"] in ("healthy", "degraded", "unhealthy") and "version" in obs.data, obs.content
     orders = infer_plan(_server("Shop", [_tool("get_order_status", {"order_id": S}, ["order_id"], "Get the status of an order.")]), "shop")
     assert "health" not in {e.topic for e in orders.entities}
+
+
+def test_a_companys_profile_is_a_company_and_a_persons_profile_a_person() -> None:
+    """Bright Data's `web_data_linkedin_company_profile` had answered a person (a name, an email, a
+    username) from the same profiles its person profiles were: a company's profile is a company's."""
+    url = {"type": "string", "format": "uri"}
+    tools = [_tool("web_data_linkedin_company_profile", {"url": url}, ["url"], "Quickly read structured linkedin company profile data."),
+             _tool("web_data_linkedin_person_profile", {"url": url}, ["url"], "Quickly read structured linkedin people profile data.")]
+    plan = infer_plan(_server("Bright Data", tools), "bd")
+    topics = {t.original: next(e.topic for e in plan.entities if e.collection == t.collection) for t in plan.tools}
+    assert topics == {"web_data_linkedin_company_profile": "company", "web_data_linkedin_person_profile": "person"}
+    env = Environment([build_service(plan)], seed=2)
+    company = env.step({"name": "bd__web_data_linkedin_company_profile", "arguments": {"url": "https://www.linkedin.com/company/acme"}})
+    assert company.ok and {"industry", "employees"} <= set(company.data) and "email" not in company.data, company.content

@@ -743,6 +743,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _home_automation(infos, server_words | set(words(server.description or "")))
     _counts(infos)
     _statistics(infos)
+    _company_profiles(infos)
 
     # Entities: heads of tools that act on records.
     ents: dict[str, _Ent] = {}
@@ -1531,6 +1532,14 @@ def _statistics(infos: list[TInfo]) -> None:
         if ws and ws[-1] in _STATISTICS_WORDS and t.head and singular(t.head) not in _OWN_STATISTICS | _STATISTICS_WORDS \
                 and t.head not in made and t.op in ("get", "list", "lookup"):
             t.head = f"{t.head}{STATISTICS}"
+
+
+def _company_profiles(infos: list[TInfo]) -> None:
+    """`web_data_linkedin_company_profile` beside `web_data_linkedin_person_profile`: a company's profile
+    is a company's record, not one of the people the service's other profiles are."""
+    for t in infos:
+        if t.head == "profile" and {"company", "organization", "organisation"} & set(t.tokens):
+            t.head = "company_profile"
 
 
 def _makes_records(infos: list[TInfo]) -> None:
