@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from compoworld.tasks.design_types import rule_topic
 from compoworld.synthesis.infer import VERB_CLASS, verb_lemma
 from compoworld.synthesis.naming import singular, words
-from compoworld.tasks.instruction import WRITE_VERBS, write_verb
+from compoworld.tasks.instruction import WRITE_VERBS, article, write_verb
 from compoworld.tasks.model import Cond, PlanStep, Task
 from compoworld.tasks.report import closing_text, format_value
 from compoworld.tasks.solution import report_value, resolve
@@ -107,11 +107,7 @@ def past_tense(step: PlanStep) -> str:
         verb = verb if verb.endswith(f" {rest[0]}") else f"{verb} {rest[0]}"  # responded to an event
         rest = rest[1:]
     noun = " ".join(rest)
-    return f"{verb} {_article(noun)} in {step.service}" if noun else f"{verb} in {step.service}"
-
-
-def _article(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+    return f"{verb} {article(noun)} in {step.service}" if noun else f"{verb} in {step.service}"
 
 
 def _past(verb: str) -> str:

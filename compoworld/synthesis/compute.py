@@ -444,11 +444,12 @@ def _help(c: Call) -> dict[str, Any]:
     plan = getattr(cls, "plan", None)
     title = plan.title if plan is not None else cls.name
     topic = next((str(v) for k, v in c.args.items() if k.lower() in HELP_TOPIC_PARAMS and isinstance(v, str) and v.strip()), "")
+
     def stems(text: str) -> set[str]:  # "effects" asks about an effect
         return {w.rstrip("s") for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
 
     # the topic asked for, else what the tool's own name adds to the service's (`get_effects_help`: effects)
-    named = stems(f"{cls.name} {getattr(plan, 'title', '')}")  # "After Effects" says nothing of one tool
+    named = stems(f"{cls.name} {title}")  # "After Effects" says nothing of one tool
     wanted = (stems(topic) or stems(c.tool) - stems("get help mcp show")) - named
     specs = [(n, s) for n, s in cls.tool_specs().items() if "help" not in n.lower().split("_") and n != c.tool]
     about = [(n, s) for n, s in specs if wanted & (stems(f"{n} {s.description}") - named)]

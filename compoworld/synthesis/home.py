@@ -135,10 +135,15 @@ def run_home(svc: Any, t: ToolPlan, args: dict[str, Any]) -> Any:
             raise NotFoundError(f"no entity {eid!r}; entity ids look like 'light.living_room' (list_entities names them)")
         return row
 
-    def shown(row: Record, fields: Any = None, detailed: bool = False) -> dict[str, Any]:
+    def shown(row: Record) -> dict[str, Any]:
+        """The entity as asked: every field, the `fields` named (`attr.brightness` is an attribute), or
+        its id and state when `fields` names none."""
+        fields, detailed = arg("fields"), bool(arg("detailed", default=False))
         full = {"entity_id": row["entity_id"], "state": row["state"], "attributes": row["attributes"], "last_changed": row["last_changed"]}
-        if detailed or not isinstance(fields, list) or not fields:
-            return full if detailed or fields is None else {k: full[k] for k in ("entity_id", "state")}
+        if detailed or fields is None:
+            return full
+        if not isinstance(fields, list) or not fields:
+            return {k: full[k] for k in ("entity_id", "state")}
         out: dict[str, Any] = {"entity_id": row["entity_id"]}
         for f in fields:
             if isinstance(f, str) and f.startswith("attr."):
@@ -150,8 +155,7 @@ def run_home(svc: Any, t: ToolPlan, args: dict[str, Any]) -> Any:
     cmd = t.home or ""
     if cmd == "get_entity":
         row = entity(arg("entity_id"))
-        return shown(row, arg("fields"), bool(arg("detailed", default=False))) if arg("fields") is not None or arg("detailed") \
-            else shown(row, None, True)
+        return shown(row)
     if cmd in ("list_entities", "search_entities"):
         domain, query = arg("domain"), arg("search_query", "query")
         limit = arg("limit", default=100)
@@ -160,7 +164,7 @@ def run_home(svc: Any, t: ToolPlan, args: dict[str, Any]) -> Any:
         if cmd == "search_entities" and not str(query or "").strip():
             raise ToolError("give a query: a word of an entity's id or name (list_entities lists them all)")
         cut = rows[: max(0, int(limit))] if isinstance(limit, (int, float)) else rows
-        return {"count": len(rows), "entities": [shown(r, arg("fields"), bool(arg("detailed", default=False))) for r in cut]}
+        return {"count": len(rows), "entities": [shown(r) for r in cut]}
     if cmd == "domain_summary":
         domain = arg("domain")
         rows = [r for r in table if r["domain"] == domain]

@@ -125,7 +125,7 @@ def _h(name: str) -> str:
     return name.replace("_", " ")
 
 
-def _article(noun: str) -> str:
+def article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
@@ -160,7 +160,7 @@ def write_verb(tool: str, entity: str, op: str) -> str:
         noun = ent
     else:
         noun = " ".join(rest[:-1] + [singular(rest[-1])]) if rest else "record"
-    return f"{verb} {_article(noun)}"
+    return f"{verb} {article(noun)}"
 
 
 REPORT = ["When you're done, tell me {items}.", "In your reply, include {items}.", "Please finish with a short note giving {items}.",
