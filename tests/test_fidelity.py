@@ -124,6 +124,19 @@ def test_optional_filter_check_catches_days_as_an_exact_filter() -> None:
     assert results(TICKETS, plan)[("list_tickets", "optional_filter")] == ["fail"]
 
 
+def test_an_unknown_id_finding_nothing_is_no_failure_of_the_optional_filter_check() -> None:
+    """`list_deals(pipeline_id)` with a number no pipeline has rightly finds nothing: the check holds
+    an optional number to "never empties the list" only when it names no record (`days`, `min_score`);
+    PipeRun's listings had been sent to the world model for it."""
+    srv = server("deals", tool("create_pipeline", "Create a pipeline.", {"name": S}, ("name",)),
+                 tool("create_deal", "Create a deal.", {"title": S}, ("title",)),
+                 tool("list_deals", "List deals.", {"pipeline_id": N, "page": N}))
+    plan = infer_plan(srv, "deals")
+    assert {p.name: p.role for t in plan.tools if t.name == "list_deals" for p in t.params}["pipeline_id"] in ("ref", "filter")
+    r = results(srv, plan)
+    assert r[("list_deals", "kind")] == ["pass"] and "fail" not in r.get(("list_deals", "optional_filter"), [])
+
+
 # -- one coherent state per service -------------------------------------------------------------
 
 FILES = server(
@@ -277,6 +290,18 @@ def test_a_random_record_is_no_random_number_and_a_distribution_draws_from_itsel
     assert len({a["result"] for a in angles}) > 1
     ints = [env.step({"name": "rand__random", "arguments": {"min": 3, "max": 5 + i}}).data["result"] for i in range(10)]
     assert all(3 <= v <= 5 + i and isinstance(v, int) for i, v in enumerate(ints))
+
+
+def test_a_codec_named_for_its_format_answers_the_converted_text() -> None:
+    """`encodeUrl(input)` names the format it turns text into, not a url it reads: the domain check held
+    it to an answer with a `url` key and left four working codecs structural."""
+    srv = server("helper", tool("encodeUrl", "Encode input data to URL-encoded format", {"input": S}, ("input",)),
+                 tool("decodeHtml", "Decode HTML-encoded input data", {"input": S}, ("input",)))
+    r = results(srv)
+    assert r[("encodeUrl", "domain")] == r[("decodeHtml", "domain")] == ["pass"]
+    env = Environment([build_service(infer_plan(srv, "helper"))], seed=1)
+    assert env.step({"name": "helper__encodeUrl", "arguments": {"input": "a b&c"}}).data["output"] == "a%20b%26c"
+    assert env.step({"name": "helper__decodeHtml", "arguments": {"input": "&lt;p&gt;"}}).data["output"] == "<p>"
 
 
 def test_computation_check_catches_a_statistics_tool_that_counts_characters() -> None:

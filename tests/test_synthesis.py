@@ -971,3 +971,84 @@ def test_a_companys_profile_is_a_company_and_a_persons_profile_a_person() -> Non
     env = Environment([build_service(plan)], seed=2)
     company = env.step({"name": "bd__web_data_linkedin_company_profile", "arguments": {"url": "https://www.linkedin.com/company/acme"}})
     assert company.ok and {"industry", "employees"} <= set(company.data) and "email" not in company.data, company.content
+
+
+def test_how_a_search_runs_is_no_field_of_its_results() -> None:
+    """DuckDuckGo's videos carried the `safesearch` and `timelimit` of the search as fields, and a
+    `summarize` flag filtered them; a search's options never shape or filter its records, while a flag
+    naming a state of the records (`archived`) still filters."""
+    tools = [_tool("video_search", {"keywords": S, "safesearch": {"type": "string", "enum": ["on", "moderate", "off"]},
+                                    "timelimit": {"type": "string", "enum": ["d", "w", "m"]}, "summarize": {"type": "boolean"},
+                                    "duration": {"type": "string", "enum": ["short", "medium", "long"]}},
+                   ["keywords"], "Search for videos."),
+             _tool("list_notes", {"archived": {"type": "boolean"}, "recursive": {"type": "boolean"}}, [], "List notes.")]
+    plan = infer_plan(_server("Video Finder", tools), "finder")
+    fields = {e.entity: {f.name for f in e.fields} for e in plan.entities}
+    assert "duration" in fields["video"] and not fields["video"] & {"safesearch", "timelimit", "summarize"}
+    assert "archived" in fields["note"] and "recursive" not in fields["note"]
+    roles = {(t.original, p.name): p.role for t in plan.tools for p in t.params}
+    assert roles[("video_search", "safesearch")] == roles[("video_search", "summarize")] == "option"
+    assert roles[("video_search", "duration")] == "filter" and roles[("list_notes", "archived")] == "filter"
+    env = Environment([build_service(plan)], seed=3)
+    video = next(iter(env.state()["finder"][next(e.collection for e in plan.entities if e.entity == "video")].values()))
+    word = video["title"].split()[-1]
+    plain = env.step({"name": "finder__video_search", "arguments": {"keywords": word}})
+    optioned = env.step({"name": "finder__video_search", "arguments": {"keywords": word, "safesearch": "off", "summarize": True}})
+    assert plain.ok and plain.data["items"] and optioned.data == plain.data
+
+
+def test_an_address_off_a_chain_is_a_street_and_a_wallet_is_on_one() -> None:
+    """HubSpot's companies had Ethereum addresses: off a blockchain, a company's or a person's address
+    is a street's; a wallet's, and any address of a chain service, stays an address on the chain."""
+    crm = infer_plan(_server("Sales CRM", [_tool("create_company", {"name": S, "address": S}, ["name"], "Create a company."),
+                                           _tool("list_companies", {}, [], "List companies.")]), "crm")
+    env = Environment([build_service(crm)], seed=4)
+    addresses = [c["address"] for c in env.state()["crm"][crm.entities[0].collection].values()]
+    assert addresses and all(re.fullmatch(r"\d+ \w+ Street", a) for a in addresses), addresses
+    chain = infer_plan(_server("Ethereum Wallet", [_tool("get_wallet", {"address": S}, ["address"], "Get an Ethereum wallet's balance."),
+                                                   _tool("list_wallets", {}, [], "List wallets.")]), "wallets")
+    env = Environment([build_service(chain)], seed=4)
+    wallets = [w["address"] for w in env.state()["wallets"][chain.entities[0].collection].values()]
+    assert wallets and all(re.fullmatch(r"0x[0-9a-f]{40}", a) for a in wallets), wallets
+
+
+def test_a_preprint_servers_records_are_papers() -> None:
+    """bioRxiv, medRxiv and Sci-Hub searches answered generic hits ("Biorxiv 6, as recorded."); their
+    records are papers (title, authors, abstract), and a search "by key words" searches the papers."""
+    tools = [_tool("search_biorxiv_key_words", {"key_words": S}, ["key_words"], "search biorxiv key words."),
+             _tool("get_biorxiv_metadata", {"doi": S}, ["doi"], "get biorxiv metadata.")]
+    plan = infer_plan(_server("bioRxiv", tools), "biorxiv")
+    assert {e.topic for e in plan.entities if e.world} == {"paper"}
+    assert {t.original: t.collection for t in plan.tools}["search_biorxiv_key_words"] == "biorxivs"
+    env = Environment([build_service(plan)], seed=5)
+    paper = next(iter(env.state()["biorxiv"]["biorxivs"].values()))
+    obs = env.step({"name": "biorxiv__get_biorxiv_metadata", "arguments": {"doi": paper["doi"]}})
+    assert obs.ok and obs.data["authors"] and obs.data["abstract"].startswith("We study"), obs.content
+    assert ", as recorded." not in obs.content
+
+
+def test_a_batch_archive_moves_or_deletes_each_named_record() -> None:
+    """`calls_batch_archive(callIds)` had compiled to a logged action that changed nothing; each call
+    named is archived now (one already archived stays as it is, an unknown id is reported), and a
+    batch whose spec says "Archive (delete)" deletes them."""
+    tools = [_tool("create_call", {"title": S}, ["title"], "Create a call record."),
+             _tool("list_calls", {}, [], "List call records."),
+             _tool("calls_batch_archive", {"callIds": {"type": "array", "items": S}}, ["callIds"], "Archive multiple calls."),
+             _tool("notes_batch_archive", {"noteIds": {"type": "array", "items": S}}, ["noteIds"], "Archive (delete) multiple notes."),
+             _tool("list_notes", {}, [], "List notes.")]
+    plan = infer_plan(_server("Call Log", tools), "calls")
+    by = {t.original: t for t in plan.tools}
+    assert (by["calls_batch_archive"].op, by["calls_batch_archive"].many) == ("transition", True)
+    assert (by["notes_batch_archive"].op, by["notes_batch_archive"].many) == ("delete", True)
+    env = Environment([build_service(plan)], seed=6)
+    calls = [i for i, c in env.state()["calls"][by["list_calls"].collection].items() if c["status"] != "archived"][:2]
+    obs = env.step({"name": "calls__calls_batch_archive", "arguments": {"callIds": [*calls, "call_9999"]}})
+    assert obs.ok and [r["id"] for r in obs.data["items"]] == calls and obs.data["not_found"] == ["call_9999"], obs.content
+    assert all(env.state()["calls"][by["list_calls"].collection][c]["status"] == "archived" for c in calls)
+    again = env.step({"name": "calls__calls_batch_archive", "arguments": {"callIds": calls[:1]}})
+    assert again.ok and again.data["unchanged"] == calls[:1] and again.data["items"] == []
+    unknown = env.step({"name": "calls__calls_batch_archive", "arguments": {"callIds": ["call_9999"]}})
+    assert not unknown.ok and unknown.error_kind == "not_found"
+    notes = list(env.state()["calls"][by["list_notes"].collection])[:2]
+    assert env.step({"name": "calls__notes_batch_archive", "arguments": {"noteIds": notes}}).ok
+    assert not set(notes) & set(env.state()["calls"][by["list_notes"].collection])

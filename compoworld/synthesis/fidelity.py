@@ -408,7 +408,9 @@ def _check_filters(env: Environment, svc: str, name: str, spec: ToolSpec, intent
             tested += 1
             if not any(counts):
                 problems.append(f"every value of {p} ({', '.join(map(str, enum[:4]))}) returns nothing")
-        elif main_type(sub) in ("integer", "number") and items0:
+        elif main_type(sub) in ("integer", "number") and items0 and s.rsplit("_", 1)[-1] not in ("id", "ids"):
+            # a number that names no record (`days`, `min_score`) must not empty the list; an id
+            # (`pipeline_id=1.39`) that no record has rightly finds nothing
             value = sub.get("default", sample(sub, random.Random(43)))
             if not fits(sub, value):
                 continue
@@ -922,6 +924,9 @@ def _is_search(tool: ToolIn) -> bool:
 NAMED_VALUES = {"uri", "url", "html", "markdown", "count", "summary", "ratio", "price", "balance", "slot", "transcript"}
 
 
+CODEC_VERBS = frozenset({"encode", "decode", "escape", "unescape"})
+
+
 # "Get the version of the server", "Returns the current price of a token": a read whose description
 # says which value it gets answers that value (some key of its answer names it).
 PROMISED_VALUES = NAMED_VALUES | {"version", "email", "address", "size", "duration", "temperature", "timezone", "path", "length",
@@ -956,6 +961,8 @@ def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: T
         rec.add("domain", name, "fail", "placeholder text where the spec asks for content")
         return
     named = singular(words(name)[-1]) if words(name) else ""
+    if set(words(name)) & CODEC_VERBS:
+        named = ""  # `encodeUrl`, `decodeHtml`: the format the text is turned into, not a value the tool reads
     if named in NAMED_VALUES and not any(named in k.lower() or (named == "price" and k.lower() in PRICE_FIELDS) for k in _keys(data, 3)):
         rec.add("domain", name, "fail", f"no {named} in the answer, which the tool is named for")
         return

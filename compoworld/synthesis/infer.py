@@ -113,7 +113,7 @@ OFFSET = {"offset", "skip", "start", "start_index", "startindex", "from_index"}
 PAGE = {"page", "page_number", "pagenumber", "page_num", "pageno", "page_index", "page_no"}
 CURSOR = {"cursor", "page_token", "pagetoken", "next_token", "continuation_token", "after", "starting_after", "next_cursor",
           "start_cursor", "next_page_token", "continuation"}
-SORT = {"sort", "sort_by", "sortby", "order_by", "orderby", "sort_field", "sort_key"}
+SORT = {"sort", "sorts", "sort_by", "sortby", "order_by", "orderby", "sort_field", "sort_key"}
 ORDER = {"order", "sort_order", "sortorder", "direction", "sort_direction", "sort_dir", "asc", "desc", "ascending", "descending"}
 QUERY = {"query", "q", "search", "search_query", "keyword", "keywords", "term", "search_term", "searchterm", "text_query",
          "search_text", "searchquery", "query_string", "search_string", "phrase", "question", "prompt_query", "filter_text"}
@@ -126,7 +126,35 @@ OPTION = {"format", "output_format", "response_format", "fields", "verbose", "de
           "session_id", "sessionid", "context", "explain", "summary_only", "compact", "style", "theme", "stream",
           # credentials authorize a call; no record keeps them (a transfer stored its sender's private key)
           "private_key", "privatekey", "secret", "secret_key", "api_secret", "client_secret", "password", "passphrase",
-          "mnemonic", "seed_phrase"}
+          "mnemonic", "seed_phrase",
+          # how HubSpot answers or traces a call: which property keys the record, which histories to add
+          "id_property", "properties_with_history", "object_write_trace_id"}
+# How a listing runs its search, not what its records hold: a search engine's safe-search level, time
+# window or market, a match mode, an answer's extras. A listing's records never carry them and they
+# never filter (DuckDuckGo's videos carried `safesearch` and `timelimit`, HubSpot's companies the
+# `properties` a search asked for).
+SEARCH_OPTIONS = {"safesearch", "safe_search", "safe", "timelimit", "time_limit", "time_range", "timerange", "freshness", "in_last",
+                  "alignment_period", "market", "search_type", "search_service", "search_depth", "exact_match", "exact",
+                  "case_sensitive", "casesensitive", "ignore_case", "fuzzy", "additional_args", "additional_attributes",
+                  "attribute_preset", "translation_fields", "word_fields", "aux", "mailto", "datatype", "properties", "associations",
+                  "api_token", "auth_token", "bearer_token"}
+# A listing's flag that says how to search or answer (`summarize`, `recursive`, `headless`,
+# `case_sensitive`), not which records: a flag naming anything else may be a record's own
+# (`client_callable`, `archived`) and filters.
+OPTION_FLAG_WORDS = {"summarize", "summarise", "full", "headless", "clear", "recursive", "recurse", "exact", "case", "sensitive", "all",
+                     "validate", "json", "short", "details", "detailed", "verbose", "debug", "raw", "strict", "fuzzy", "refresh",
+                     "force", "async", "wait", "dry", "preview", "expand", "resolve", "follow", "normalize", "translate", "audio",
+                     "words", "download", "cache", "cached", "pretty", "compact", "minimal", "reverse", "extended", "highlight",
+                     "highlights", "snippets", "images", "links", "metadata", "stats", "subdomains", "deep"}
+
+
+def _search_option(p: PInfo) -> bool:
+    """Whether a listing's argument says how to search rather than which records (see SEARCH_OPTIONS)."""
+    if p.snake in SEARCH_OPTIONS:
+        return True
+    return p.type == "boolean" and not _is_flag_name(p.words) and bool(set(p.words) & OPTION_FLAG_WORDS)
+
+
 OPTION_PREFIX = ("include_", "exclude_", "ignore_", "skip_", "with_", "show_", "return_", "output_", "use_", "enable_", "disable_", "should_", "is_verbose")
 ID_SUFFIX = {"id", "ids", "identifier", "key", "keys", "uuid", "uuids", "number", "num", "no", "index", "idx", "slug", "code", "handle", "gid", "sid"}
 NAME_SUFFIX = {"name", "names", "path", "paths", "url", "urls", "title", "email"}
@@ -416,6 +444,10 @@ def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
     after = tokens[vidx + 1:] if vidx >= 0 else tokens
     before = tokens[:vidx] if vidx > 0 else []
     phrase = [t for t in after if t not in STOP] or [t for t in before if t not in STOP]
+    # `search_pubmed_key_words`: PubMed searched by key words, not a search for words
+    kw = next((i for i, t in enumerate(phrase) if t in ("keyword", "keywords") or (t == "key" and phrase[i + 1:i + 2] in (["word"], ["words"]))), None)
+    if kw and vidx >= 0 and tokens[vidx] in ("search", "find", "query", "lookup"):
+        phrase = phrase[:kw] + ["by"] + phrase[kw:]
     main: list[str] = []
     tail: list[str] = []
     for i, t in enumerate(phrase):
@@ -896,8 +928,11 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             t.op, t.entity = "action", ACTION_KEY
             return
     if t.op == "transition" and keys and _is_batch(keys[0]):
-        t.op, t.entity = "action", ACTION_KEY  # `calls_batch_archive(callIds)`: no transition of many records yet
-        return
+        # `calls_batch_archive(callIds)`: each call named moves to the state; "Archive (delete)" deletes them
+        if t.verb == "archive" and re.search(r"\bdelet", t.tool.description, re.I):
+            t.op = "delete"
+        else:
+            t.batch = True
     if t.op == "create" and t.verb in _CREATE_WHEN_NO_TARGET:
         t.target = TRANSITION_STATE.get(t.verb, "created") if t.verb not in ("post", "schedule", "book") else {"post": "posted", "schedule": "scheduled", "book": "booked"}[t.verb]
     if t.op == "transition":
@@ -1070,7 +1105,7 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
     if t.op == "list":
         for p in t.params:
             if p.structural is not None or p.type == "object" or any(p is r for r, _, _ in t.refs) or p.snake in LIST_QUERY \
-                    or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")):
+                    or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")) or _search_option(p):
                 continue
             rng = _range_field(p)
             owner_id = p.required and len(p.words) >= 2 and p.words[-1] == "id"  # `get_player_totals(account_id)`: whose
@@ -1677,8 +1712,8 @@ def _param_role(t: TInfo, p: PInfo, e: EntityPlan | None) -> str:
     if t.op == "list":
         if p.structural in ("limit", "offset", "page", "cursor", "sort", "order", "query", "option"):
             return p.structural
-        if p.type == "object" or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")):
-            return "option"  # filter documents, request envelopes: not a field to compare
+        if p.type == "object" or (p.type == "array" and main_type(p.schema.get("items") or {}) in ("object", "array")) or _search_option(p):
+            return "option"  # filter documents, request envelopes, how to search: not a field to compare
         if p.snake in LIST_QUERY and p.type in ("string", None):
             return "query"
         if _range_field(p) is not None:

@@ -230,7 +230,7 @@ class CompiledService(Service):
             row = self._locate(t, e, args, derive=False)
             return self.db[e.collection].delete(row["id"])
         if op == "transition":
-            return self._transition(t, e, args)
+            return self._transition_many(t, e, args) if t.many else self._transition(t, e, args)
         raise ToolError(f"unsupported operation {op}")
 
     # -- locating records -----------------------------------------------------------------------
@@ -577,6 +577,24 @@ class CompiledService(Service):
         if e.field("updated_at") is not None:
             changes["updated_at"] = self.now()
         return table.update(row["id"], **changes)
+
+    def _transition_many(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> dict[str, Any]:
+        """`calls_batch_archive(callIds)`: each record named moves to the state; those already in it stay
+        as they are, and an id no record has is reported, not guessed."""
+        key = next(p for p in t.params if p.role == "key")
+        vals = args.get(key.name) or []
+        moved, unchanged, missing = [], [], []
+        for v in vals if isinstance(vals, list) else [vals]:
+            row = _find(self.db[e.collection], [(key.name, key.field or "id", v)])
+            if row is None:
+                missing.append(v)
+            elif row.get(e.status_field or "status") == (t.target_status or "done"):
+                unchanged.append(row["id"])
+            else:
+                moved.append(self._transition(t, e, {**args, key.name: row[key.field or "id"]}))
+        if not moved and not unchanged:
+            raise NotFoundError(f"none of the given {key.name} exist")
+        return {"items": moved, "unchanged": unchanged, "not_found": missing}
 
     def _batch(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any], delete: bool) -> dict[str, Any]:
         key = next(p for p in t.params if p.role == "key")

@@ -82,4 +82,7 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
         key = "deleted" if t.op == "delete" else "items"
         return {"type": "object", "properties": {key: {"type": "array", "items": rec}, "not_found": {"type": "array"}},
                 "required": [key, "not_found"]}
+    if t.many and t.op == "transition":  # the records moved, the ids already in the state, the ids no record has
+        return {"type": "object", "properties": {"items": {"type": "array", "items": rec}, "unchanged": {"type": "array", "items": {"type": "string"}},
+                                                 "not_found": {"type": "array"}}, "required": ["items", "unchanged", "not_found"]}
     return rec

@@ -393,7 +393,8 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("base", "currency", S), ("quote", "currency", S), ("rate", None, N), ("as_of", "datetime", S)]),
     ("news", ("news", "article", "headline", "story", "stories", "post", "blog", "feed", "trending", "hot", "rss"),
      [("title", "title", S), ("source", "company_name", S), ("url", "url", S), ("published_at", "datetime", S), ("summary", "text", S), ("author", "person_name", S)]),
-    ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "study"),
+    ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "study", "preprint", "biorxiv",
+               "medrxiv", "chemrxiv", "scihub", "ssrn"),
      [("title", "title", S), ("authors", None, SA), ("year", None, I), ("abstract", "text", S), ("url", "url", S), ("citations", "quantity", I)]),
     ("package", ("repo", "repository", "package", "library", "crate", "gem", "npm", "pypi", "module", "plugin", "extension", "project"),
      [("name", "title", S), ("description", "text", S), ("version", "code", S), ("url", "url", S), ("stars", "quantity", I), ("license", "category", S)]),
@@ -870,7 +871,8 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("media", ("media", "video", "audio", "podcast", "episode", "transcript", "caption", "subtitle", "movie", "film", "song", "track", "playlist")),
     ("deploy", ("container", "deployment", "deploy", "pod", "cluster", "docker", "kubernetes", "k8s", "instance", "server", "build", "pipeline", "resource")),
     ("table", ("table", "row", "column", "database", "db", "sql", "schema", "dataset", "sheet", "spreadsheet")),
-    ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "preprint")),
+    ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "preprint", "biorxiv", "medrxiv",
+               "chemrxiv", "scihub", "ssrn")),
     ("document", ("document", "doc", "note", "wiki", "page", "memo", "draft", "knowledge", "article")),
     ("log", ("log", "console", "stdout", "stderr", "trace", "audit", "journal")),
     ("image", ("image", "photo", "picture", "screenshot", "icon", "thumbnail", "avatar", "logo", "qrcode")),
@@ -1473,6 +1475,13 @@ PERSON_WORDS = frozenset({"owner", "author", "assignee", "creator", "sender", "r
 PERSON_PARTS = frozenset({"name", "login", "phone", "username", "owner"})
 PERSON_ENTITIES = frozenset({"author", "user", "person", "contact", "member", "customer", "employee", "speaker", "candidate",
                              "attendee", "profile", "lead", "subscriber", "student", "instructor", "people", "users"})
+STREET_ENTITIES = PERSON_ENTITIES | {"company", "companies", "organization", "business", "vendor", "supplier", "store", "shop", "office",
+                                     "branch", "location", "venue", "hotel", "restaurant", "property", "listing", "order", "shipment"}
+
+
+def _has_street(ctx: ValueContext) -> bool:
+    """Whether the records' `address` is where they are: a company's, a person's, a place's or an order's."""
+    return ctx.family in ("contact", "place", "order") or bool(set(words(ctx.entity)) & STREET_ENTITIES)
 
 
 def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: ValueContext, n: int) -> Any:
@@ -1695,7 +1704,9 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     # a transaction id on a chain is 64 hex digits; a commit's sha 40
     ({"hash", "sha", "commit", "txid", "tx"}, lambda r, c, p, n: "%064x" % r.getrandbits(256) if c.chain else "%040x" % r.getrandbits(160)),
     ({"uuid", "guid"}, lambda r, c, p, n: "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}".format(r.getrandbits(32), r.getrandbits(16), r.getrandbits(12), r.getrandbits(12), r.getrandbits(48))),
-    ({"address", "wallet"}, lambda r, c, p, n: _address(r, c)),
+    ({"wallet"}, lambda r, c, p, n: _address(r, c)),
+    # off a chain, a company's, a person's or a place's address is a street's (HubSpot's companies had Ethereum addresses)
+    ({"address"}, lambda r, c, p, n: f"{r.randint(1, 999)} {r.choice(COMPANY_A)} Street" if not c.chain and _has_street(c) else _address(r, c)),
     ({"zip", "postcode", "postal"}, lambda r, c, p, n: f"{r.randint(10000, 99999)}"),
     ({"isbn"}, lambda r, c, p, n: f"978{r.randint(1000000000, 9999999999)}"),
     ({"selector"}, lambda r, c, p, n: f"#{r.choice(WORDS)}"),
