@@ -1052,3 +1052,22 @@ def test_a_batch_archive_moves_or_deletes_each_named_record() -> None:
     notes = list(env.state()["calls"][by["list_notes"].collection])[:2]
     assert env.step({"name": "calls__notes_batch_archive", "arguments": {"noteIds": notes}}).ok
     assert not set(notes) & set(env.state()["calls"][by["list_notes"].collection])
+
+
+def test_a_docstrings_returns_section_and_a_map_of_no_place_choose_no_archetype() -> None:
+    """An A2A bridge's agents had become metrics ("Returns: Dictionary with registration status"), a
+    mind map and a site map places, and `decode_level_from_url` a URL decoder that echoed its input."""
+    agents = infer_plan(_server("A2A Bridge", [
+        _tool("register_agent", {"url": S}, ["url"], "Register an A2A agent.\n\n    Returns:\n        Dictionary with registration status"),
+        _tool("list_agents", {}, [], "List all registered A2A agents."),
+        _tool("unregister_agent", {"url": S}, ["url"], "Unregister an A2A agent.\n\n    Returns:\n        Dictionary with unregistration status")]),
+        "bridge")
+    assert next(e.topic for e in agents.entities if e.entity == "agent") != "metric"
+    maps = infer_plan(_server("Mind Maps", [_tool("get_mind_map", {"map_id": S}, ["map_id"], "Get a mind map by id."),
+                                            _tool("get_site_map", {"url": S}, ["url"], "Get the site map of a web site.")]), "maps")
+    assert "place" not in {e.topic for e in maps.entities}
+    codecs = infer_plan(_server("Codecs", [_tool("encodeUrl", {"input": S}, ["input"], "Encode input data to URL-encoded format"),
+                                           _tool("decode_level_from_url", {"encoded_level": S}, ["encoded_level"],
+                                                 "Decode a game level from an encoded URL string.")]), "codecs")
+    by = {t.original: t for t in codecs.tools}
+    assert by["encodeUrl"].compute == "url_encode" and by["decode_level_from_url"].compute is None

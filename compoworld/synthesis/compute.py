@@ -887,6 +887,9 @@ COMPUTATIONS: dict[str, Computation] = {
 }
 
 
+CODEC_NAME_WORDS = frozenset({"base64", "b64", "hex", "html", "url", "uri", "encode", "decode", "encoder", "decoder", "encoding", "decoding",
+                              "escape", "unescape", "string", "str", "text", "data", "input", "component", "to", "from", "as", "utf8",
+                              "tool", "convert", "converter", "get"})
 EPOCH_WORDS = {"timestamp", "epoch", "unix"}
 
 
@@ -936,10 +939,13 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
         return "random_number"
     if t & {"hash", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "checksum", "digest"} and strings:
         return "hash"
+    # a codec's name says only the format and the direction (`encodeUrl`, `base64_decode_text`);
+    # `decode_level_from_url` decodes a game's level, which no URL decoding does
+    codec = not t - CODEC_NAME_WORDS
     for k in ("base64", "hex", "html"):
-        if k in t and strings and (k != "html" or t & {"encode", "decode", "escape", "unescape", "encoding", "decoding"}):
+        if k in t and strings and codec and (k != "html" or t & {"encode", "decode", "escape", "unescape", "encoding", "decoding"}):
             return f"{k}_{'decode' if t & {'decode', 'decoding', 'decoder'} else 'encode'}"
-    if "url" in t and t & {"encode", "decode", "escape", "unescape"} and strings:
+    if "url" in t and t & {"encode", "decode", "escape", "unescape"} and strings and codec:
         return f"url_{'decode' if t & {'decode', 'unescape'} else 'encode'}"
     if t & {"regex", "regexp"} and "pattern" in pn | pw:
         return "regex"

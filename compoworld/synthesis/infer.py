@@ -782,7 +782,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     for t in infos:
         if t.op in ("create", "get", "list", "update", "delete", "transition", "lookup") and t.head:
             e = ents.setdefault(t.head, _Ent(t.head))
-            e.texts.append(t.tool.name + " " + t.tool.description[:200])
+            e.texts.append(t.tool.name + " " + _DOC_TAIL.split(t.tool.description, 1)[0][:200])
             if t.op == "create":
                 e.owned = True
     entity_names = set(ents)
@@ -1223,6 +1223,11 @@ def _date_field(name: str) -> str:
 
 
 _MARKUPS = {"html", "markdown", "txt", "json"}
+
+
+# A docstring's closing sections say what container comes back ("Returns: Dictionary with registration
+# status"), not what the records are: an A2A bridge's agents had become metrics for that "status"
+_DOC_TAIL = re.compile(r"\b(?:Returns?|Raises|Yields|Examples?):")
 
 
 def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], reversing_scope: bool, chain: str,

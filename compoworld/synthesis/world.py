@@ -568,6 +568,8 @@ RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # a game's market (EVE Online, RuneScape, a board game's) trades items, not stocks or coins
     "price": (frozenset({"price", "market", "trade", "trading", "coin", "token", "share"}), GAME_WORDS),
     "chain": (frozenset({"chain", "block", "token", "coin"}), GAME_WORDS),
+    # a mind map or a site map is no place
+    "place": (frozenset({"map"}), frozenset({"mind", "mindmap", "sitemap", "site", "heatmap", "heat", "roadmap", "source", "sourcemap"})),
 }
 SERVICE_RULES_OUT = frozenset({"price", "chain", "image"})
 # the records of a family a service's words rule out: its archetype's (finance's are price quotes)
