@@ -1071,3 +1071,27 @@ def test_a_docstrings_returns_section_and_a_map_of_no_place_choose_no_archetype(
                                                  "Decode a game level from an encoded URL string.")]), "codecs")
     by = {t.original: t for t in codecs.tools}
     assert by["encodeUrl"].compute == "url_encode" and by["decode_level_from_url"].compute is None
+
+
+def test_one_folder_per_path_and_a_list_of_commodities_names_each() -> None:
+    """PowerShell's `ensure_directory` made a second folder at the same path and FMP's commodities were
+    each "Global commodity price index": a folder is refused where one is (or, for a tool that says it
+    ensures the folder exists, the one there is returned), and a list of commodities names each."""
+    tools = [_tool("create_directory", {"path": S}, ["path"], "Create a new directory."),
+             _tool("ensure_directory", {"path": S}, ["path"], "Ensure directory exists and return absolute path."),
+             _tool("make_directory", {"path": S}, ["path"], "Create a new directory or ensure a directory exists."),
+             _tool("list_directory", {"path": S}, ["path"], "List a directory.")]
+    plan = infer_plan(_server("Disk", tools), "disk")
+    env = Environment([build_service(plan)], seed=7)
+    first = env.step({"name": "disk__create_directory", "arguments": {"path": "/reports/q3"}})
+    again = env.step({"name": "disk__create_directory", "arguments": {"path": "/reports/q3"}})
+    assert first.ok and not again.ok and "already exists" in (again.error or "")
+    for tool in ("ensure_directory", "make_directory"):
+        got = env.step({"name": f"disk__{tool}", "arguments": {"path": "/reports/q3"}})
+        assert got.ok and got.data["id"] == first.data["id"], got.content
+    folders = [r for r in env.state()["disk"][plan.entities[0].collection].values() if r["path"] == "/reports/q3"]
+    assert len(folders) == 1
+    commodities = infer_plan(_server("Market Data", [_tool("listCommodities", {}, [], "List tracked commodities.")]), "fmp")
+    env = Environment([build_service(commodities)], seed=7)
+    names = [c["name"] for c in env.step({"name": "fmp__listCommodities", "arguments": {}}).data["items"]]
+    assert len(names) > 2 and len(set(names)) == len(names) and "Crude oil" in names, names

@@ -1101,7 +1101,7 @@ def _collect_fields(t: TInfo, e: _Ent) -> None:
                 continue
             if p.snake in ("status", "state") and isinstance(p.schema.get("enum"), list):
                 e.status_enum = [str(v) for v in p.schema["enum"] if isinstance(v, str)] or e.status_enum
-            add(p.snake, p, role="key" if t.op == "create" and _says_unique(p, t.entity) else "data")
+            add(p.snake, p, role="key" if t.op == "create" and _unique_on_create(p, t) else "data")
     if t.op == "list":
         for p in t.params:
             if p.structural is not None or p.type == "object" or any(p is r for r, _, _ in t.refs) or p.snake in LIST_QUERY \
@@ -1398,7 +1398,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         pp = params[-1]
         if pp.role in ("field", "filter", "ref"):
             pp.field = p.snake
-            if t.op == "create" and pp.role == "field" and _says_unique(p, t.entity):
+            if t.op == "create" and pp.role == "field" and _unique_on_create(p, t):
                 pp.role = "key"  # a unique value: the create refuses one a record already has
         elif pp.role in ("min", "max"):
             rf = _range_field(p)
@@ -1448,6 +1448,17 @@ def _says_unique(p: PInfo, entity: str | None) -> bool:
         return False
     stem = [singular(w) for w in p.words[:-1]]
     return p.snake in _IDENTITY or (len(p.words) >= 2 and p.words[-1] in ("id", "uid", "name", "key") and bool(stem) and stem[-1] == entity)
+
+
+# A file system holds one folder at a path: creating a second there is refused (`ensure_directory`
+# returns the one there), never a duplicate (PowerShell's `ensure_directory` made two). Files are left to
+# their verbs: a write replaces, an append or a create-or-update changes the file that is there.
+PATH_IDENTITY = frozenset({"path", "dir_path", "dirpath", "directory_path", "folder_path", "dir", "directory"})
+PATHED_ENTITIES = frozenset({"directory", "folder", "dir"})
+
+
+def _unique_on_create(p: PInfo, t: TInfo) -> bool:
+    return _says_unique(p, t.entity) or (p.required and p.snake in PATH_IDENTITY and t.entity in PATHED_ENTITIES)
 
 
 def _nodes_are_entities(infos: list[TInfo]) -> None:

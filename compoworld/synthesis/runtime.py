@@ -31,8 +31,10 @@ SIMULATIONS = "simulations"
 DEFAULT_PAGE = 20
 PLACE_KEYS = frozenset({"city", "location", "region", "region_name", "place", "town", "area", "city_name", "location_name"})
 WORLD_HITS = 3  # records of the outside world a filtered listing derives when the seeded ones hold none
-UPSERT_VERBS = {"write", "save", "put", "upsert", "set", "store", "upload"}
+UPSERT_VERBS = {"write", "save", "put", "upsert", "set", "store", "upload", "ensure"}
 UPSERT_KEYS = {"path", "file_path", "filepath", "filename", "file_name", "key", "url", "uri"}
+# "Create a new directory or ensure a directory exists": a second call returns the one there
+ENSURES = re.compile(r"\bensures?\b.{0,40}\bexists?\b|\balready exists\b.{0,40}\bsucceed", re.I)
 
 
 class CompiledService(Service):
@@ -422,7 +424,7 @@ class CompiledService(Service):
     def _same_key(self, t: ToolPlan, table: Table, args: dict[str, Any]) -> Record | None:
         """The record a create-or-replace tool (`write`, `save`, `put`, `upsert`...) names by its
         required path, key or url; None for other tools or a new key."""
-        if t.verb not in UPSERT_VERBS:
+        if t.verb not in UPSERT_VERBS and not ENSURES.search(t.description):
             return None
         required = set(t.input_schema.get("required") or [])
         for p in t.params:

@@ -255,6 +255,12 @@ SERIES_LEVELS: list[tuple[frozenset[str], str, float | None, float | None, str, 
     (frozenset({"cotton"}), "Cotton", 74, 90, "US cents per pound", "monthly"),
     (frozenset({"sugar"}), "Sugar", 18, 24, "US cents per pound", "monthly"),
     (frozenset({"coffee"}), "Coffee", 190, 250, "US cents per pound", "monthly"),
+    (frozenset({"gold"}), "Gold", 1_950, 2_450, "USD per troy ounce", "monthly"),
+    (frozenset({"silver"}), "Silver", 22, 31, "USD per troy ounce", "monthly"),
+    (frozenset({"platinum"}), "Platinum", 880, 1_050, "USD per troy ounce", "monthly"),
+    (frozenset({"nickel"}), "Nickel", 15_500, 18_500, "USD per metric ton", "monthly"),
+    (frozenset({"soybean", "soybeans"}), "Soybeans", 420, 480, "USD per metric ton", "monthly"),
+    (frozenset({"cocoa"}), "Cocoa", 6_000, 8_500, "USD per metric ton", "monthly"),
     (frozenset({"commodity"}), "Global commodity price index", 150, 172, "index (2016=100)", "monthly"),
     (frozenset({"gdp"}), "Real GDP", 22_400, 23_600, "billions of chained 2017 USD", "quarterly"),
     (frozenset({"yield", "treasury"}), "Treasury yield", 3.8, 4.8, "percent", "daily"),
@@ -266,16 +272,24 @@ SERIES_LEVELS: list[tuple[frozenset[str], str, float | None, float | None, str, 
     (frozenset({"retail", "sales"}), "Retail sales", 600_000, 720_000, "millions of USD", "monthly"),
     (frozenset({"durable", "durables"}), "Durable goods orders", 260_000, 300_000, "millions of USD", "monthly"),
 ]
-def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, entity: str, interval: str | None = None) -> None:
+# The commodities a list of commodities names, one per record (not each the same price index)
+COMMODITY_LEVELS = [lv for lv in SERIES_LEVELS if lv[4].startswith(("USD per", "US cents per"))]
+
+
+def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, entity: str, interval: str | None = None,
+                    n: int | None = None) -> None:
     """A dated series is a run of points ending now at the interval it is reported at, with values where
     what it measures lies (an RSI between 0 and 100, WTI near 75 USD a barrel, a moving average of a
-    ticker near where the ticker trades), named for what it measures."""
+    ticker near where the ticker trades), named for what it measures. Record `n` of a collection of
+    commodities is the `n`th commodity."""
     if not isinstance(row.get("data"), list):
         return
     said = {singular(w) for w in words(entity)} | set(words(entity))
     level = next((lv for lv in SERIES_LEVELS if lv[0] & said), None)
     if level is None:
         return
+    if level[0] == {"commodity"} and n is not None:
+        level = COMMODITY_LEVELS[n % len(COMMODITY_LEVELS)]
     _, label, lo, hi, unit, level_interval = level
     if lo is None or hi is None:  # a price-level indicator: where its symbol trades
         info = TICKER_INFO.get(str(row.get("symbol") or "").upper())
@@ -306,7 +320,7 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
     bars, indicator points, coin facts and news, a player's statistic, a city's coordinates."""
     coherent_quote(row, rng)
     coherent_candles(row, rng, ctx.now)
-    coherent_series(row, rng, ctx.now, entity)
+    coherent_series(row, rng, ctx.now, entity, n=n)
     coherent_token(row)
     coherent_stat(row, rng, n)
     coherent_news(row, ctx.world)
