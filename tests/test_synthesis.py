@@ -24,6 +24,7 @@ from compoworld.services.semantics import is_semantic_type
 from compoworld.synthesis.compiler import build_service
 from compoworld.synthesis.infer import infer_plan
 from compoworld.synthesis.loader import ServerSpec, load_specs
+from compoworld.synthesis.world import MODELS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -1095,3 +1096,32 @@ def test_one_folder_per_path_and_a_list_of_commodities_names_each() -> None:
     env = Environment([build_service(commodities)], seed=7)
     names = [c["name"] for c in env.step({"name": "fmp__listCommodities", "arguments": {}}).data["items"]]
     assert len(names) > 2 and len(set(names)) == len(names) and "Crude oil" in names, names
+
+
+def test_a_runs_state_is_its_own_and_a_bound_on_a_date_is_no_field() -> None:
+    """Airflow's DAG runs carried `updated_at_gte` and `updated_at_lte` as fields (a filter's bounds, typed
+    plain strings), and their `state` named a record of a `states` collection ("active", "open"): a
+    bound limits the records' `updated_at`, and a run's state is a run state."""
+    tools = [_tool("get_task_states", {}, [], "List the states a task can be in."),
+             _tool("get_dag_runs", {"dag_id": S, "state": {"type": "array", "items": S},
+                                    "updated_at_gte": {"anyOf": [S, {"type": "null"}]}}, ["dag_id"], "Get DAG runs by ID"),
+             _tool("update_dag_run_state", {"dag_id": S, "dag_run_id": S, "state": S}, ["dag_id", "dag_run_id"], "Update a DAG run state")]
+    plan = infer_plan(_server("Apache Airflow", tools), "airflow")
+    runs = next(e for e in plan.entities if e.entity == "run")
+    assert {f.name for f in runs.fields}.isdisjoint({"updated_at_gte", "updated_at_lte"})
+    roles = {(t.original, p.name): (p.role, p.field) for t in plan.tools for p in t.params}
+    assert roles[("get_dag_runs", "updated_at_gte")] in (("min", "updated_at"), ("option", None))  # a bound on a field it has
+    assert roles[("update_dag_run_state", "state")] == ("field", "state")
+
+
+def test_a_prompts_model_is_a_model_and_its_temperature_a_sampling_one() -> None:
+    """Arize Phoenix's prompts ran on a `model_name` that was the prompt's own name, at a temperature of
+    26.7 (a weather reading's): a prompt's model is a model, its temperature lies in [0, 1]."""
+    tools = [_tool("create_prompt", {"name": S, "template": S, "model_name": S, "temperature": {"type": "number"}}, ["name", "template"],
+                   "Create a prompt template."),
+             _tool("list_prompts", {}, [], "List prompt templates.")]
+    plan = infer_plan(_server("Prompt Hub", tools), "prompts")
+    env = Environment([build_service(plan)], seed=8)
+    prompts = list(env.state()["prompts"][plan.entities[0].collection].values())
+    assert prompts and all(0 <= p["temperature"] <= 1 for p in prompts), [p["temperature"] for p in prompts]
+    assert all(p["model_name"] != p["name"] and p["model_name"] in {m for _, m in MODELS} for p in prompts)

@@ -699,7 +699,9 @@ def _ref_entity(p: PInfo, entities: set[str], own: str | None) -> str | None:
 # a parameter named by one of these gives the value itself (`symbol="AAPL"`), not the id of a record of a
 # kind named so (FMP's and Alpha Vantage's `symbols` lists made every `symbol` a record id, "symbo_0008")
 VALUE_KEYS = frozenset({"symbol", "ticker", "cusip", "isin", "url", "uri", "email", "path", "file_path", "domain", "hostname",
-                        "ip", "ip_address", "isbn", "doi", "username", "slug", "coin", "word", "term", "country", "city"})
+                        "ip", "ip_address", "isbn", "doi", "username", "slug", "coin", "word", "term", "country", "city",
+                        # a record's own state (`update_dag_run_state(state="success")`), not a record of another kind
+                        "state", "status"})
 
 
 def _is_batch(p: PInfo) -> bool:
@@ -1179,7 +1181,8 @@ def _range_field(p: PInfo) -> tuple[str, str] | None:
     else:
         fld, bound = m.group(3), m.group(4)
     if fld in ("date", "time", "datetime") or (p.type == "string" and p.sem not in ("date", "datetime")):
-        if p.sem not in ("date", "datetime") and fld not in ("date", "time", "datetime"):
+        # `updated_at_gte`: a bound on the record's `updated_at`, whatever type the spec gives it
+        if p.sem not in ("date", "datetime") and fld not in ("date", "time", "datetime") and not fld.endswith(("_at", "_date", "_time")):
             return None
     lo = bound in ("min", "from", "start", "since", "after", "gte", "gt")
     return ("min" if lo else "max"), fld

@@ -2303,7 +2303,9 @@ FAMILY_STR.update({
                   ({"import", "import_path", "path", "module"}, lambda r, c, p, n: f"@/components/ui/{slugify(_component(r, c, n))}"),
                   ({"example", "usage", "code", "snippet"}, lambda r, c, p, n: f"<{_component(r, c, n).replace(' ', '')} />"),
                   (TEXTS, lambda r, c, p, n: f"An accessible {_component(r, c, n).lower()} built on the design system's tokens.")],
-    "prompt": [(NAMES, lambda r, c, p, n: c.shared(n, "prompt", lambda: _nth(PROMPTS, n, "-"))[0]),
+    # the model a prompt runs on is a model (`model_name` had been the prompt's own name)
+    "prompt": [({"model", "model_name", "llm"}, lambda r, c, p, n: c.shared(n, "model", lambda: r.choice(MODELS))[1]),
+               (NAMES, lambda r, c, p, n: c.shared(n, "prompt", lambda: _nth(PROMPTS, n, "-"))[0]),
                ({"template", "prompt", "text", "content", "body"}, lambda r, c, p, n: c.shared(n, "prompt", lambda: _nth(PROMPTS, n, "-"))[1]),
                ({"description", "summary"}, lambda r, c, p, n: f"Prompt: {c.shared(n, 'prompt', lambda: _nth(PROMPTS, n, '-'))[0].replace('-', ' ')}.")],
 })
@@ -2424,7 +2426,9 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "binary": [({"size", "length", "bytes"}, (4, 2048))],
     "process": [({"pid"}, (300, 65_000)), ({"cpu", "percent"}, (0, 90)), ({"memory", "mb"}, (8, 4_096))],
     "shortcut": [({"action", "actions", "action_count"}, (1, 24))],
-    "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000))],
+    # a model's or a prompt's sampling temperature lies in [0, 1] (a prompt had one of 26.7, a weather reading's)
+    "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000)), ({"temperature", "top_p"}, (0, 1))],
+    "prompt": [({"temperature", "top_p"}, (0, 1)), ({"max_tokens", "tokens"}, (256, 4_096))],
     "course": [({"credits"}, (1, 6)), ({"enrolled", "students"}, (8, 240))],
     "game": [({"home_score", "away_score", "score", "runs", "goals"}, (0, 9))],
     "athlete": [({"number", "jersey", "jersey_number", "driver_number"}, (1, 99)), ({"age"}, (19, 38))],
