@@ -1125,3 +1125,30 @@ def test_a_prompts_model_is_a_model_and_its_temperature_a_sampling_one() -> None
     prompts = list(env.state()["prompts"][plan.entities[0].collection].values())
     assert prompts and all(0 <= p["temperature"] <= 1 for p in prompts), [p["temperature"] for p in prompts]
     assert all(p["model_name"] != p["name"] and p["model_name"] in {m for _, m in MODELS} for p in prompts)
+
+
+def test_trash_is_undone_by_untrash_and_a_schedulers_tasks_are_tasks() -> None:
+    """Gmail's `trash_message` deleted the message and `untrash_message` deleted it too; a task
+    scheduler's `add_command_task` added a "command" that `list_tasks` never showed; and "Remove
+    password protection from a Word document" deleted the document."""
+    mail = infer_plan(_server("Mail", [_tool("list_messages", {}, [], "List messages."),
+                                       _tool("trash_message", {"id": S}, ["id"], "Moves the specified message to the trash."),
+                                       _tool("untrash_message", {"id": S}, ["id"], "Removes the specified message from the trash.")]), "mail")
+    env = Environment([build_service(mail)], seed=9)
+    mid = next(i for i, m in env.state()["mail"][mail.entities[0].collection].items() if m["status"] != "trashed")
+    assert env.step({"name": "mail__trash_message", "arguments": {"id": mid}}).data["status"] == "trashed"
+    assert env.step({"name": "mail__untrash_message", "arguments": {"id": mid}}).data["status"] == "active"
+    assert mid in env.state()["mail"][mail.entities[0].collection]
+    tasks = infer_plan(_server("Task Scheduler", [_tool("list_tasks", {}, [], "List all scheduled tasks."),
+                                                  _tool("get_task", {"task_id": S}, ["task_id"], "Get details of a specific task."),
+                                                  _tool("add_command_task", {"name": S, "command": S}, ["name", "command"], "Add a new shell command task."),
+                                                  _tool("add_reminder_task", {"name": S, "message": S}, ["name", "message"], "Add a new reminder task.")]),
+                       "scheduler")
+    assert {t.collection for t in tasks.tools} == {"tasks"}
+    env = Environment([build_service(tasks)], seed=9)
+    made = env.step({"name": "scheduler__add_command_task", "arguments": {"name": "nightly backup", "command": "backup.sh"}})
+    assert made.ok and made.data["id"] in [t["id"] for t in env.step({"name": "scheduler__list_tasks", "arguments": {}}).data["items"]]
+    docs = infer_plan(_server("Word Documents", [_tool("get_document", {"filename": S}, ["filename"], "Get a document."),
+                                                 _tool("unprotect_document", {"filename": S, "password": S}, ["filename", "password"],
+                                                       "Remove password protection from a Word document.")]), "docs")
+    assert next(t.op for t in docs.tools if t.original == "unprotect_document") != "delete"

@@ -46,8 +46,8 @@ for _cls, _verbs in {
               "track note define declare upsert provision spawn enqueue queue bookmark request ensure",
     "update": "update edit modify set change rename patch configure replace move adjust tag label increment decrement rate scale "
               "customize fill reorder resize switch select use apply assign_to",
-    "delete": "delete remove drop destroy purge erase wipe uninstall unregister clear trash discard revoke detach forget",
-    "transition": "send archive unarchive approve reject assign unassign close reopen resolve complete finish cancel publish "
+    "delete": "delete remove drop destroy purge erase wipe uninstall unregister clear discard revoke detach forget",
+    "transition": "send archive unarchive trash untrash approve reject assign unassign close reopen resolve complete finish cancel publish "
                   "unpublish enable disable activate deactivate pause resume lock unlock merge deploy pin unpin star unstar "
                   "block unblock mute unmute accept decline confirm submit mark restore ban unban suspend flag unflag hide "
                   "unhide follow unfollow like unlike escalate verify sign void refund pay ship fulfill start stop dismiss "
@@ -73,7 +73,7 @@ for _cls, _verbs in {
         VERB_CLASS.setdefault(_v, _cls)
 
 TRANSITION_STATE = {
-    "send": "sent", "archive": "archived", "unarchive": "active", "approve": "approved", "reject": "rejected",
+    "send": "sent", "archive": "archived", "unarchive": "active", "trash": "trashed", "untrash": "active", "approve": "approved", "reject": "rejected",
     "assign": "assigned", "unassign": "unassigned", "close": "closed", "reopen": "open", "resolve": "resolved",
     "complete": "completed", "finish": "completed", "cancel": "cancelled", "publish": "published", "unpublish": "draft",
     "enable": "enabled", "disable": "disabled", "activate": "active", "deactivate": "inactive", "pause": "paused",
@@ -364,6 +364,10 @@ def _strip_affixes(servers_words: set[str], tokens_by_tool: dict[str, list[str]]
         if len(toks) > 1:
             lasts[toks[-1]] = lasts.get(toks[-1], 0) + 1
     suffixes = {w for w, c in lasts.items() if w in servers_words and c >= 2 or (n >= 3 and c >= max(2, 0.6 * n) and verb_lemma(w) is None and w in servers_words)}
+    # a word other tools name alone after their verb is the server's records, no brand: a task
+    # scheduler's `add_command_task` adds a task (`get_task`, `remove_task`), not a command
+    alone = {singular(toks[-1]) for toks in out.values() if len(toks) == 2 and verb_lemma(toks[0]) is not None}
+    suffixes = {w for w in suffixes if singular(w) not in alone}
     for k, toks in out.items():
         # `web_search_exa` loses its brand; `create_ticket` keeps its noun even on a server named "Ticket Desk";
         # `get_random_emoji_tool` is about emojis (every tool is a tool), `create_tool` about tools
@@ -380,12 +384,18 @@ _NOUN_VERBS = {"list", "search", "query", "log", "record", "note", "comment", "p
                "pin", "star", "like", "block", "play", "chat", "call", "process", "handle", "stream", "watch", "monitor", "batch"}
 
 
+# "Remove X from Y" takes something off a record; the record itself stays
+_TAKES_FROM = re.compile(r"^\s*(?:remove|removes|delete|deletes)\s+[\w -]{1,40}?\s+from\s+", re.I)
+
+
 def _find_verb(tokens: list[str], description: str, full: list[str] | None = None) -> tuple[str | None, int]:
     """The verb of a tool and its index in `tokens` (-1: the description's); `full` are the words of the
     whole name, before the server's own words were taken off (`app` of `app-store-details`)."""
     said = _description_verb(description)
     found = _name_verb(tokens)
     if found is None:
+        if said is not None and VERB_CLASS.get(said) == "delete" and _TAKES_FROM.match(description):
+            return None, -1  # "Remove password protection from a Word document": the document stays
         return said, -1
     lemma, i = found
     last = len(tokens) - 1
