@@ -24,7 +24,7 @@ from compoworld.services.semantics import is_semantic_type
 from compoworld.synthesis.compiler import build_service
 from compoworld.synthesis.infer import infer_plan
 from compoworld.synthesis.loader import ServerSpec, load_specs
-from compoworld.synthesis.world import MODELS
+from compoworld.synthesis.world import GATEWAY_PLUGINS, MODELS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -1152,3 +1152,24 @@ def test_trash_is_undone_by_untrash_and_a_schedulers_tasks_are_tasks() -> None:
                                                  _tool("unprotect_document", {"filename": S, "password": S}, ["filename", "password"],
                                                        "Remove password protection from a Word document.")]), "docs")
     assert next(t.op for t in docs.tools if t.original == "unprotect_document") != "delete"
+
+
+def test_an_api_gateways_routes_services_and_plugins_are_its_own() -> None:
+    """Kong's routes had been places (a hotel with a rating and coordinates) and its plugins documents:
+    a gateway's route matches paths and methods, its service is a host and port it proxies to, its
+    plugin a plugin by name; a bus company's routes stay routes of its own kind."""
+    tools = [_tool("list_all_routes", {}, [], "List all routes."),
+             _tool("create_route", {"name": S, "paths": {"type": "array", "items": S}}, ["name"], "Create a route."),
+             _tool("list_all_services", {}, [], "List all services."),
+             _tool("list_all_plugins", {}, [], "List all plugins.")]
+    plan = infer_plan(_server("Kong", tools), "kong")
+    topics = {e.entity: e.topic for e in plan.entities if e.entity in ("route", "service", "plugin")}
+    assert topics == {"route": "gateway_route", "service": "gateway_service", "plugin": "gateway_plugin"}, topics
+    env = Environment([build_service(plan)], seed=10)
+    routes = env.step({"name": "kong__list_all_routes", "arguments": {}}).data["items"]
+    assert routes and all(r["paths"][0].startswith("/api/") and "rating" not in r and "latitude" not in r for r in routes)
+    services = env.step({"name": "kong__list_all_services", "arguments": {}}).data["items"]
+    assert all(s["host"].endswith(".internal") and 8000 <= s["port"] <= 8099 for s in services)
+    assert {p["name"] for p in env.step({"name": "kong__list_all_plugins", "arguments": {}}).data["items"]} <= set(GATEWAY_PLUGINS)
+    bus = infer_plan(_server("KMB Bus", [_tool("list_routes", {}, [], "List the bus routes of Hong Kong's KMB.")]), "kmb")
+    assert not any(e.topic.startswith("gateway_") for e in bus.entities)

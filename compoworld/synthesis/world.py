@@ -30,7 +30,7 @@ from compoworld.canonical import format_timestamp, short_hash
 from compoworld.services.cast import cast_of, role_of
 from compoworld.services.fake import CITIES, COMPANY_A, FIRST, LAST, OUR_COMPANY, WORDS, Person, World
 from compoworld.services.world_check import past_field
-from compoworld.synthesis.naming import is_plural, singular, words
+from compoworld.synthesis.naming import is_plural, singular, snake, words
 from compoworld.services.json_schema import fits, json_types, main_type, sample
 
 TICKERS = ["AAPL", "MSFT", "GOOG", "AMZN", "NVDA", "TSLA", "META", "NFLX", "IBM", "ORCL", "BTC", "ETH", "SOL", "ADA"]
@@ -534,6 +534,23 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
 # archetypes that shape a record only when its own name or its tool's name says so
 # The nouns the templates are about: a tool named by one of them alone (`weather`, `news`) looks it up.
 TOPIC_FIELDS: dict[str, list[F]] = {name: fields for name, _, fields in TOPICS}  # an archetype's fields by its name
+
+# An API gateway's own objects (Kong, APISIX): routes that match requests, the services they proxy to,
+# upstreams that balance them, their targets, consumers, plugins and certificates. Kong's routes had
+# been places with a rating, its plugins documents. Chosen by the service's name (`GATEWAY_SERVICES`).
+GATEWAY_SERVICES = frozenset({"kong", "apisix", "tyk", "krakend"})
+GATEWAY_TOPICS: dict[str, list[F]] = {
+    "route": [("name", None, S), ("paths", None, SA), ("methods", None, SA), ("hosts", None, SA), ("protocols", None, SA),
+              ("strip_path", None, B)],
+    "service": [("name", None, S), ("host", None, S), ("port", None, I), ("protocol", None, S), ("path", None, S), ("retries", None, I),
+                ("connect_timeout", None, I)],
+    "upstream": [("name", None, S), ("algorithm", None, S), ("slots", None, I)],
+    "target": [("target", None, S), ("weight", None, I)],
+    "consumer": [("username", None, S), ("custom_id", None, S)],
+    "plugin": [("name", None, S), ("enabled", None, B), ("protocols", None, SA)],
+    "certificate": [("snis", None, SA), ("cert", None, S)],
+}
+TOPIC_FIELDS.update({f"gateway_{kind}": fields for kind, fields in GATEWAY_TOPICS.items()})
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
 NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
@@ -1049,6 +1066,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return topic
     if topic in ("workflow", "run"):
         return "workflow"  # a workflow and its runs share names, schedules and states
+    if topic.startswith("gateway_"):
+        return "gateway"
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
     family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
@@ -1514,6 +1533,10 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         if toks & {"last", "family", "surname", "lastname", "familyname"}:
             return person.last
         return person.name  # `owner_name` is the owner's name, whatever the record is about
+    if ctx.family == "gateway" and t in ("string", "array", None):
+        value = gateway_value(name, t, ctx, n)
+        if value is not None:
+            return value
     if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
         # a field naming an id (`template_id`) holds an id, never its family's prose (a prompt's text),
         # unless the family says what such an id is (an NFT's `token_id` is a number, a `model_id` a model's name)
@@ -1925,6 +1948,39 @@ TRANSCRIPTS = [
 ]
 COURSES = ["Introduction to Data Analysis", "Financial Accounting I", "Project Management Basics", "Business Writing",
            "Statistics for Decision Making", "Customer Success Fundamentals"]
+
+
+GATEWAY_PLUGINS = ["rate-limiting", "key-auth", "cors", "jwt", "prometheus", "request-transformer", "ip-restriction", "acl"]
+GATEWAY_CONSUMERS = ["mobile-app", "partner-portal", "billing-batch", "web-frontend", "reporting-job", "support-desk"]
+GATEWAY_ALGORITHMS = ["round-robin", "least-connections", "consistent-hashing"]
+
+
+def gateway_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+    """A field of an API gateway's object, by the object's kind (`ctx.entity`) and the field's name: a
+    route's paths and methods, the host and port of the service it proxies to, a plugin's name; None
+    for a field the gateway's objects do not have."""
+    kind = singular(words(ctx.entity)[-1]) if words(ctx.entity) else ""
+    area = AREAS[n % len(AREAS)]
+    domain = ctx.world.companies[0].domain if ctx.world.companies else "example.com"
+    own = {"route": f"{area}-route", "service": f"{area}-service", "upstream": f"{area}.upstream", "target": f"10.0.{n % 16}.{10 + n}:8080",
+           "consumer": _nth(GATEWAY_CONSUMERS, n, "-"), "plugin": GATEWAY_PLUGINS[n % len(GATEWAY_PLUGINS)],  # one plugin on many routes
+           "certificate": f"api.{domain}"}
+    values: dict[str, Any] = {
+        "name": own.get(kind), "username": _nth(GATEWAY_CONSUMERS, n, "-"), "custom_id": f"cust-{1000 + n}",
+        "paths": [f"/api/{area}"], "uris": [f"/api/{area}/*"], "uri": f"/api/{area}/*", "methods": ["GET", "POST"],
+        "hosts": [f"api.{domain}"], "snis": [f"api.{domain}"], "protocols": ["http", "https"],
+        "host": f"{area}.internal", "protocol": "http", "path": "/" if kind == "service" else f"/api/{area}",
+        "algorithm": GATEWAY_ALGORITHMS[n % len(GATEWAY_ALGORITHMS)], "target": own["target"],
+        "cert": "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIU" + short_hash(f"cert/{n}", 24) + "\n-----END CERTIFICATE-----",
+    }
+    value = values.get(snake(name))
+    if value is None:
+        return None
+    if t == "array" and not isinstance(value, list):
+        return [value]
+    if t == "string" and isinstance(value, list):
+        return value[0]
+    return value
 
 
 def _nth(options: list[Any], n: int, sep: str = " ") -> Any:
@@ -2428,6 +2484,8 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "shortcut": [({"action", "actions", "action_count"}, (1, 24))],
     # a model's or a prompt's sampling temperature lies in [0, 1] (a prompt had one of 26.7, a weather reading's)
     "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000)), ({"temperature", "top_p"}, (0, 1))],
+    "gateway": [({"port"}, (8000, 8099)), ({"retries"}, (0, 10)), ({"timeout"}, (1_000, 60_000)),
+                ({"slots"}, (100, 10_000)), ({"weight"}, (0, 100))],
     "prompt": [({"temperature", "top_p"}, (0, 1)), ({"max_tokens", "tokens"}, (256, 4_096))],
     "course": [({"credits"}, (1, 6)), ({"enrolled", "students"}, (8, 240))],
     "game": [({"home_score", "away_score", "score", "runs", "goals"}, (0, 9))],
