@@ -1173,3 +1173,19 @@ def test_an_api_gateways_routes_services_and_plugins_are_its_own() -> None:
     assert {p["name"] for p in env.step({"name": "kong__list_all_plugins", "arguments": {}}).data["items"]} <= set(GATEWAY_PLUGINS)
     bus = infer_plan(_server("KMB Bus", [_tool("list_routes", {}, [], "List the bus routes of Hong Kong's KMB.")]), "kmb")
     assert not any(e.topic.startswith("gateway_") for e in bus.entities)
+
+
+def test_a_place_is_what_the_names_say_not_a_location_mentioned() -> None:
+    """A Blender object "at a location", a refugee population "by country" and an API's operations had
+    become places with a rating and coordinates; a place is what the entity's or its tools' names call
+    one (an attraction, a geocode), not anything a description locates."""
+    blender = infer_plan(_server("Blender", [_tool("get_object_info", {"name": S}, ["name"],
+                                                   "Get detailed information about a specific object in the Blender scene, its location and rotation.")]),
+                         "blender")
+    population = infer_plan(_server("UNHCR Population Data", [_tool("get_population_data", {"country": S, "year": {"type": "integer"}},
+                                                                    ["country"], "Get refugee population data by country of origin and asylum.")]),
+                            "unhcr")
+    travel = infer_plan(_server("Travel Planner", [_tool("search_attractions", {"city": S}, ["city"], "Search tourist attractions in a city.")]),
+                        "travel")
+    assert "place" not in {e.topic for e in blender.entities} | {e.topic for e in population.entities}
+    assert "place" in {e.topic for e in travel.entities}

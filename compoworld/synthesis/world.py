@@ -421,7 +421,8 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("name", "company_name", S), ("domain", None, S), ("industry", "category", S), ("city", "city", S), ("country", "country", S), ("employees", "quantity", I)]),
     ("product", ("product", "item", "listing", "offer", "deal", "shop", "catalog", "sku", "inventory"),
      [("name", "title", S), ("price", "money", N), ("currency", "currency", S), ("rating", None, N), ("url", "url", S), ("in_stock", "flag", B)]),
-    ("place", ("location", "place", "address", "geocode", "coordinate", "poi", "restaurant", "hotel", "venue", "map", "route", "direction", "city", "country", "airport", "station"),
+    ("place", ("location", "place", "address", "geocode", "coordinate", "poi", "restaurant", "hotel", "venue", "map", "route", "direction", "city", "country", "airport", "station",
+               "attraction", "accommodation", "lodging", "elevation", "geolocate", "geolocation", "traveler", "airbnb", "shelter", "postal"),
      [("name", "title", S), ("address", "address", S), ("city", "city", S), ("country", "country", S), ("latitude", None, N), ("longitude", None, N), ("rating", None, N)]),
     ("media", ("movie", "film", "show", "book", "game", "song", "track", "album", "video", "podcast", "episode", "anime", "music", "channel", "playlist"),
      [("title", "title", S), ("year", None, I), ("genre", "category", S), ("rating", None, N), ("creator", "person_name", S), ("url", "url", S)]),
@@ -556,8 +557,10 @@ TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
-                          "endpoint"})
-BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag", "project"})
+                          "endpoint",
+                          # a Blender object's location or a population's country makes neither a place
+                          "place"})
+BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag", "project", "place"})
 # Archetypes one generic word of theirs does not make: (those words, what else must be said). A cultural
 # "item" is no product, a project no code package, a forwarding email's address no place on a map.
 # what says a flow, a pipeline or a run is an orchestrator's (a sales pipeline, a cash flow, a test run are not)
