@@ -1161,8 +1161,10 @@ def test_an_api_gateways_routes_services_and_plugins_are_its_own() -> None:
     tools = [_tool("list_all_routes", {}, [], "List all routes."),
              _tool("create_route", {"name": S, "paths": {"type": "array", "items": S}}, ["name"], "Create a route."),
              _tool("list_all_services", {}, [], "List all services."),
-             _tool("list_all_plugins", {}, [], "List all plugins.")]
+             _tool("list_all_plugins", {}, [], "List all plugins."),
+             _tool("retrieve_service_associated_to_a_specific_route", {}, [], "Kong Admin API tool for services - read operations")]
     plan = infer_plan(_server("Kong", tools), "kong")
+    assert {t.original: t.collection for t in plan.tools}["retrieve_service_associated_to_a_specific_route"] == "services"
     topics = {e.entity: e.topic for e in plan.entities if e.entity in ("route", "service", "plugin")}
     assert topics == {"route": "gateway_route", "service": "gateway_service", "plugin": "gateway_plugin"}, topics
     env = Environment([build_service(plan)], seed=10)

@@ -449,6 +449,9 @@ def _description_verb(description: str) -> str | None:
     return None
 
 
+RELATIONAL_PARTICIPLES = frozenset({"associated", "related", "linked", "attached", "assigned", "connected", "belonging", "bound", "mapped"})
+
+
 def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
     """(head noun singular, modifiers, head was plural)."""
     after = tokens[vidx + 1:] if vidx >= 0 else tokens
@@ -467,7 +470,8 @@ def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
         main.append(t)
     cand = [t for t in main if not t.isdigit() and verb_lemma(t) not in ("get", "list") or t in ("list",)]
     cand = [t for t in cand if t != "list"]
-    content = [t for t in cand if t not in ATTRS]
+    # `retrieve_service_associated_to_a_specific_certificate`: the service, not an "associated"
+    content = [t for t in cand if t not in ATTRS and t not in RELATIONAL_PARTICIPLES]
     if content:
         head_raw = content[-1]
         mods = content[:-1]
