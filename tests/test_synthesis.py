@@ -1191,3 +1191,27 @@ def test_a_place_is_what_the_names_say_not_a_location_mentioned() -> None:
                         "travel")
     assert "place" not in {e.topic for e in blender.entities} | {e.topic for e in population.entities}
     assert "place" in {e.topic for e in travel.entities}
+
+
+def test_rates_countries_and_chat_channels_are_what_they_name() -> None:
+    """Frankfurter's rates for base CAD were CHF to JPY at 414.05, Comex Stat's countries museums with a
+    rating and Slack's channels films with a genre: a rate is of the pair asked at about the market's
+    level, a country has its code and capital, a chat's channel a name, a topic and members."""
+    rates = infer_plan(_server("Frankfurter", [_tool("get_latest_exchange_rates", {"base_currency": S}, ["base_currency"],
+                                                     "Returns the latest exchange rates for a base currency.")]), "fx")
+    env = Environment([build_service(rates)], seed=11)
+    items = env.step({"name": "fx__get_latest_exchange_rates", "arguments": {"base_currency": "CAD"}}).data["items"]
+    assert items and all(r["base"] == "CAD" and r["quote"] != "CAD" for r in items)
+    usd = [r for r in items if r["quote"] == "USD"]
+    assert all(0.7 < r["rate"] < 0.78 for r in usd), usd
+    countries = infer_plan(_server("Comex Stat", [_tool("getCountryDetails", {"countryId": S}, ["countryId"], "getCountryDetails."),
+                                                  _tool("listCountries", {}, [], "List countries.")]), "comex")
+    env = Environment([build_service(countries)], seed=11)
+    listed = env.step({"name": "comex__listCountries", "arguments": {}}).data["items"]
+    assert listed and all("rating" not in c and "latitude" not in c for c in listed)
+    germany = next((c for c in listed if c["name"] == "Germany"), None)
+    assert germany is not None and (germany["code"], germany["capital"], germany["currency"]) == ("DE", "Berlin", "EUR")
+    chat = infer_plan(_server("Slack", [_tool("slack_list_channels", {}, [], "List public channels in the workspace.")]), "slack")
+    env = Environment([build_service(chat)], seed=11)
+    channels = env.step({"name": "slack__slack_list_channels", "arguments": {}}).data["items"]
+    assert channels and all("genre" not in c and c["member_count"] >= 3 and c["topic"] for c in channels)

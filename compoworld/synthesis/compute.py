@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from compoworld.canonical import TIMESTAMP_FORMAT
 from compoworld.services.tool import ToolError
 from compoworld.synthesis.clinical import FORMULAS as CLINICAL, clinical_formula
-from compoworld.synthesis.world import rng_for
+from compoworld.synthesis.world import USD_VALUE, rng_for
 
 NUM = {"type": "number"}
 STR = {"type": "string"}
@@ -682,8 +682,7 @@ def _unit_convert(c: Call) -> dict[str, Any]:
 
 def fx_rate(seed: int, ccy: str) -> float:
     """Seeded USD value of one unit of a currency: stable for a seed, plausible in size."""
-    base = {"USD": 1.0, "EUR": 1.08, "GBP": 1.27, "JPY": 0.0067, "CHF": 1.12, "CAD": 0.74, "AUD": 0.66, "SGD": 0.74,
-            "CNY": 0.14, "INR": 0.012, "BTC": 64000.0, "ETH": 3100.0}.get(ccy)
+    base = USD_VALUE.get(ccy)
     r = rng_for("fx", seed, ccy)
     if base is None:
         base = round(r.uniform(0.01, 2.0), 4)

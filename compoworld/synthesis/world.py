@@ -117,6 +117,16 @@ def coherent_news(row: dict[str, Any], world: Any) -> None:
                 row[k] = info[0] + text[len(co):]
 
 
+def coherent_country(row: dict[str, Any]) -> None:
+    """A country's code, capital, region, population and currency are the named country's."""
+    known = _COUNTRY_BY_NAME.get(str(row.get("name")))
+    if known is None or "capital" not in row:
+        return
+    for field, value in zip(("code", "capital", "region", "population", "currency"), known[1:]):
+        if field in row:
+            row[field] = value
+
+
 def coherent_place(row: dict[str, Any]) -> None:
     """A record about a city of the world (its weather, a place in it) lies at that city: its latitude
     and longitude are the city's, not numbers drawn on their own (Berlin's weather was at 41.6, -116.1)."""
@@ -151,6 +161,32 @@ def coherent_repo(row: dict[str, Any]) -> None:
 
 
 _EARNINGS_CALL = re.compile(r"(?:(?<=welcome to the )|^)[A-Z][\w&.' -]*? earnings call")
+
+
+# The USD value of one unit of a currency, near its market level
+USD_VALUE = {"USD": 1.0, "EUR": 1.08, "GBP": 1.27, "JPY": 0.0067, "CHF": 1.12, "CAD": 0.74, "AUD": 0.66, "SGD": 0.74,
+             "CNY": 0.14, "INR": 0.012, "BTC": 64000.0, "ETH": 3100.0}
+RATE_BASES = ("from_currency", "base_currency", "from_symbol", "source_currency", "from")
+RATE_QUOTES = ("to_currency", "quote_currency", "to_symbol", "target_currency", "to")
+
+
+def coherent_rate(row: dict[str, Any]) -> None:
+    """An exchange rate is of the pair its record names, at about the market's level: a record asked
+    for with `base_currency="CAD"` is a rate from CAD (Frankfurter's had been CHF to JPY at 414.05)."""
+    if not {"base", "quote", "rate"} <= row.keys():
+        return
+    for fields, side in ((RATE_BASES, "base"), (RATE_QUOTES, "quote")):
+        given = next((row[f] for f in fields if isinstance(row.get(f), str) and row[f].upper() in USD_VALUE), None)
+        if given is not None:
+            row[side] = given.upper()
+    base, quote = str(row["base"]).upper(), str(row["quote"]).upper()
+    if base not in USD_VALUE or quote not in USD_VALUE:
+        return
+    if quote == base:
+        quote = row["quote"] = next(c for c in ("USD", "EUR") if c != base)
+    if isinstance(row["rate"], (int, float)):
+        # the same pair, the same rate (and no draw from the seeding stream, which other records share)
+        row["rate"] = round(USD_VALUE[base] / USD_VALUE[quote] * rng_for("rate", base, quote).uniform(0.99, 1.01), 6)
 
 
 def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
@@ -319,12 +355,14 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
     """A record, seeded or derived, agrees with what the world knows of what it names: a ticker's quote,
     bars, indicator points, coin facts and news, a player's statistic, a city's coordinates."""
     coherent_quote(row, rng)
+    coherent_rate(row)
     coherent_candles(row, rng, ctx.now)
     coherent_series(row, rng, ctx.now, entity, n=n)
     coherent_token(row)
     coherent_stat(row, rng, n)
     coherent_news(row, ctx.world)
     coherent_place(row)
+    coherent_country(row)
     coherent_run(row, rng)
 
 
@@ -552,6 +590,28 @@ GATEWAY_TOPICS: dict[str, list[F]] = {
     "certificate": [("snis", None, SA), ("cert", None, S)],
 }
 TOPIC_FIELDS.update({f"gateway_{kind}": fields for kind, fields in GATEWAY_TOPICS.items()})
+
+# A country is a country (its code, capital, region, population and currency), not a museum or a
+# hotel with a rating, which the place archetype made of Comex Stat's and FMP's countries.
+COUNTRY_TOPIC: list[F] = [("name", "title", S), ("code", None, S), ("capital", None, S), ("region", None, S), ("population", None, I),
+                          ("currency", "currency", S)]
+TOPIC_FIELDS["country"] = COUNTRY_TOPIC
+# A chat's channel (Slack, Discord, Mattermost): a name, what it is for, who is in it
+CHANNEL_TOPIC: list[F] = [("name", "title", S), ("topic", None, S), ("member_count", None, I), ("is_private", "flag", B),
+                          ("created_at", "datetime", S)]
+TOPIC_FIELDS["chat_channel"] = CHANNEL_TOPIC
+CHAT_SERVICES = frozenset({"slack", "discord", "mattermost", "zulip", "rocketchat", "teams", "telegram", "whatsapp"})
+CHANNELS = [("general", "Company-wide announcements and work-based matters"), ("support", "Customer questions that need an engineer"),
+            ("eng-alerts", "Alerts from production monitoring"), ("sales", "Deals, pipeline and customer calls"),
+            ("random", "Non-work banter and water-cooler talk"), ("design", "Design reviews and mockups"),
+            ("incidents", "Coordinating live incidents"), ("marketing", "Campaigns, launches and content")]
+COUNTRIES = [("Germany", "DE", "Berlin", "Europe", 84_400_000, "EUR"), ("France", "FR", "Paris", "Europe", 68_200_000, "EUR"),
+             ("Japan", "JP", "Tokyo", "Asia", 124_500_000, "JPY"), ("Brazil", "BR", "Brasília", "South America", 216_400_000, "BRL"),
+             ("Canada", "CA", "Ottawa", "North America", 40_100_000, "CAD"), ("India", "IN", "New Delhi", "Asia", 1_428_600_000, "INR"),
+             ("Kenya", "KE", "Nairobi", "Africa", 55_100_000, "KES"), ("Australia", "AU", "Canberra", "Oceania", 26_600_000, "AUD"),
+             ("Mexico", "MX", "Mexico City", "North America", 128_500_000, "MXN"), ("Spain", "ES", "Madrid", "Europe", 48_400_000, "EUR"),
+             ("Netherlands", "NL", "Amsterdam", "Europe", 17_900_000, "EUR"), ("Singapore", "SG", "Singapore", "Asia", 5_900_000, "SGD")]
+_COUNTRY_BY_NAME = {c[0]: c for c in COUNTRIES}
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
 NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
@@ -602,10 +662,13 @@ RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # a game's market (EVE Online, RuneScape, a board game's) trades items, not stocks or coins
     "price": (frozenset({"price", "market", "trade", "trading", "coin", "token", "share"}), GAME_WORDS),
     "chain": (frozenset({"chain", "block", "token", "coin"}), GAME_WORDS),
+    # a chat's or a design tool's channel is no TV channel (Slack's channels had been films with a genre)
+    "media": (frozenset({"channel"}), frozenset({"slack", "discord", "teams", "telegram", "whatsapp", "chat", "message", "messages", "guild",
+                                                 "figma", "nixos", "graphlit", "workspace", "mattermost", "zulip", "irc", "webhook"})),
     # a mind map or a site map is no place
     "place": (frozenset({"map"}), frozenset({"mind", "mindmap", "sitemap", "site", "heatmap", "heat", "roadmap", "source", "sourcemap"})),
 }
-SERVICE_RULES_OUT = frozenset({"price", "chain", "image"})
+SERVICE_RULES_OUT = frozenset({"price", "chain", "image", "media"})
 # the records of a family a service's words rule out: its archetype's (finance's are price quotes)
 FAMILY_ARCHETYPE = {"finance": "price"}
 # where the service's own name or description may say it (a Kubernetes service's instances are servers); a
@@ -1071,6 +1134,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "workflow"  # a workflow and its runs share names, schedules and states
     if topic.startswith("gateway_"):
         return "gateway"
+    if topic in ("country", "chat_channel"):
+        return topic
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
     family = family_for([f"{entity} {collection}", "" if topic in CATCH_ALL_TOPICS | {"product"} else topic])
@@ -2285,6 +2350,9 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
               ({"column", "columns", "field"}, lambda r, c, p, n: _table(r, c, n)[1][1]),
               (NAMES | {"table"}, lambda r, c, p, n: _table(r, c, n)[0]),
               (TEXTS, lambda r, c, p, n: f"Table {_table(r, c, n)[0]} with columns {', '.join(_table(r, c, n)[1])}.")],
+    "country": [(NAMES | {"country", "country_name"}, lambda r, c, p, n: COUNTRIES[n % len(COUNTRIES)][0])],
+    "chat_channel": [({"topic", "purpose", "description"}, lambda r, c, p, n: CHANNELS[n % len(CHANNELS)][1]),
+                     (NAMES | {"channel", "channel_name"}, lambda r, c, p, n: _nth([ch for ch, _ in CHANNELS], n, "-"))],
     "paper": [(NAMES, lambda r, c, p, n: c.shared(n, "paper", lambda: r.choice(PAPERS))),
               (TEXTS | {"abstract"}, lambda r, c, p, n: f"We study {c.shared(n, 'paper', lambda: r.choice(PAPERS)).lower()} "
                                                        f"on {r.randint(3, 40)} public datasets; the method improves accuracy by {r.randint(2, 15)}%.")],
@@ -2487,6 +2555,7 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "shortcut": [({"action", "actions", "action_count"}, (1, 24))],
     # a model's or a prompt's sampling temperature lies in [0, 1] (a prompt had one of 26.7, a weather reading's)
     "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000)), ({"temperature", "top_p"}, (0, 1))],
+    "chat_channel": [({"member", "members", "member_count", "num_members"}, (3, 240))],
     "gateway": [({"port"}, (8000, 8099)), ({"retries"}, (0, 10)), ({"timeout"}, (1_000, 60_000)),
                 ({"slots"}, (100, 10_000)), ({"weight"}, (0, 100))],
     "prompt": [({"temperature", "top_p"}, (0, 1)), ({"max_tokens", "tokens"}, (256, 4_096))],
