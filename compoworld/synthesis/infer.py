@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Literal
 
 from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
@@ -1657,32 +1657,33 @@ def _sql_database(infos: list[TInfo]) -> None:
 def _home_automation(infos: list[TInfo], server_words: set[str]) -> None:
     """A Home Assistant's tools (`get_entity`, `entity_action`, `domain_summary_tool`...) read and switch
     one home of devices (home.py): `entity_action` switches a light, it does not read a record."""
-    if not is_home(server_words, [t.tool.name for t in infos]):
-        return
-    for t in infos:
-        cmd = home_command(t.tool.name)
-        if cmd is None:
-            continue
-        t.op, t.home, t.head = "home", cmd, None
-        for p in t.params:
-            if p.snake == "entity_id":
-                p.sem = HOME_ENTITY_SEM
+    if is_home(server_words, [t.tool.name for t in infos]):
+        _run_commands(infos, "home", home_command, lambda cmd, props: next((k for k in props if snake(k) == "entity_id"), None),
+                      HOME_ENTITY_SEM)
 
 
 def _kv_store(infos: list[TInfo]) -> None:
     """A service whose tools are a key-value store's commands (Redis' `set`, `hget`, `lpush`, `zadd`)
     holds one keyspace: those tools run their commands on it (kv.py)."""
-    if not is_kv_store([t.tool.name for t in infos]):
-        return
+    if is_kv_store([t.tool.name for t in infos]):
+        _run_commands(infos, "kv", kv_command, key_param, KV_KEY_SEM)
+
+
+def _run_commands(infos: list[TInfo], op: Literal["kv", "home"], command_of: Callable[[str], str | None],
+                  key_of: Callable[[str, dict[str, Any]], str | None], key_sem: str) -> None:
+    """Each tool a command names runs it on the service's one store (a keyspace, a home): its op is
+    `op`, the command is kept in the tool's field of that name, and the parameter naming one of the
+    store's keys is sampled from the keys the store holds."""
     for t in infos:
-        cmd = kv_command(t.tool.name)
+        cmd = command_of(t.tool.name)
         if cmd is None:
             continue
-        t.op, t.kv, t.head = "kv", cmd, None
-        key = key_param(cmd, t.tool.input_schema.get("properties") or {})
-        for p in t.params:  # samplers pass keys the store holds
+        t.op, t.head = op, None
+        setattr(t, op, cmd)
+        key = key_of(cmd, t.tool.input_schema.get("properties") or {})
+        for p in t.params:
             if p.name == key:
-                p.sem = KV_KEY_SEM
+                p.sem = key_sem
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:
