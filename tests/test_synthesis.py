@@ -1215,3 +1215,44 @@ def test_rates_countries_and_chat_channels_are_what_they_name() -> None:
     env = Environment([build_service(chat)], seed=11)
     channels = env.step({"name": "slack__slack_list_channels", "arguments": {}}).data["items"]
     assert channels and all("genre" not in c and c["member_count"] >= 3 and c["topic"] for c in channels)
+
+
+def test_a_notes_content_is_its_text_and_a_read_content_record_a_document() -> None:
+    """Basic Memory's notes held "Content 12, as recorded.": `write_note(title, content)` made `content`
+    a reference to the records `read_content(path)` reads, which were of no kind. A parameter named for
+    text is the text, and a file's contents are a document with its title's text."""
+    tools = [_tool("write_note", {"title": S, "content": S, "folder": S}, ["title", "content", "folder"], "Create or update a note."),
+             _tool("read_note", {"identifier": S}, ["identifier"], "Read a note by its title or permalink."),
+             _tool("read_content", {"path": S}, ["path"], "Read a file's raw content by path.")]
+    plan = infer_plan(_server("Basic Memory", tools), "memory")
+    note = next(e for e in plan.entities if e.entity == "note")
+    assert note.field("content").role == "data" and note.field("content").ref is None
+    env = Environment([build_service(plan)], seed=5)
+    state = env.state()["memory"]
+    for collection in ("notes", "contents"):
+        for record in state[collection].values():
+            assert ", as recorded." not in record["content"] and record["content"].startswith(record["title"]), record
+    written = env.step({"name": "memory__write_note", "arguments": {"title": "Launch plan", "content": "Ship on Friday.", "folder": "plans"}})
+    assert written.ok and written.data["content"] == "Ship on Friday.", written.content
+
+
+def test_a_games_champions_and_heroes_are_its_roster_not_football_clubs() -> None:
+    """OP.GG's champion tier list answered football clubs ("Lakeside Athletic 2", 37 played): a game's
+    champions and heroes are its own roster, with a role and how they fare, and the game is the one
+    the tool names (OP.GG serves League of Legends and Valorant)."""
+    from compoworld.synthesis.world import ROSTERS
+
+    tools = [_tool("lol_brawl_champion_tier_rank", {"lang": S}, [], "Retrieves champion tier ranking list in brawl mode."),
+             _tool("lol_champion_meta_data", {"champion": S}, ["champion"], "Retrieves meta data for a specific champion."),
+             _tool("valorant_leaderboard", {"region": S}, [], "Valorant leaderboard.")]
+    plan = infer_plan(_server("OP.GG for Valorant and LoL", tools), "op_gg")
+    env = Environment([build_service(plan)], seed=3)
+    lol = {name for name, _ in ROSTERS["lol"]}
+    ranks = env.step({"name": "op_gg__lol_brawl_champion_tier_rank", "arguments": {}})
+    rows = ranks.data["items"] if "items" in ranks.data else [ranks.data]
+    assert all(r["name"] in lol and r["tier"] in "SABC" and 40 < r["win_rate"] < 60 and "played" not in r for r in rows), ranks.content
+    ekko = env.step({"name": "op_gg__lol_champion_meta_data", "arguments": {"champion": "EKKO"}})
+    assert ekko.ok and ekko.data["name"] == "Ekko", ekko.content
+    dota = infer_plan(_server("OpenDota", [_tool("get_heroes", {}, [], "Get list of all Dota 2 heroes.")]), "opendota")
+    heroes = Environment([build_service(dota)], seed=3).step({"name": "opendota__get_heroes", "arguments": {}}).data["items"]
+    assert heroes and {h["name"] for h in heroes} <= {name for name, _ in ROSTERS["dota"]}

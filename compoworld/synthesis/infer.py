@@ -28,7 +28,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -705,7 +705,7 @@ def _ref_entity(p: PInfo, entities: set[str], own: str | None) -> str | None:
         if joined in entities and joined != own:
             return joined
     if len(ws) == 1 and singular(ws[0]) in entities and singular(ws[0]) != own and p.type in ("string", "integer") \
-            and p.snake not in VALUE_KEYS and singular(p.snake) not in VALUE_KEYS:
+            and p.snake not in VALUE_KEYS | TEXT_KEYS and singular(p.snake) not in VALUE_KEYS:
         return singular(ws[0])
     return None
 
@@ -716,6 +716,10 @@ VALUE_KEYS = frozenset({"symbol", "ticker", "cusip", "isin", "url", "uri", "emai
                         "ip", "ip_address", "isbn", "doi", "username", "slug", "coin", "word", "term", "country", "city",
                         # a record's own state (`update_dag_run_state(state="success")`), not a record of another kind
                         "state", "status"})
+# a parameter named for text holds the text (`write_note(title, content)`), not the id of a record of a
+# kind another tool names so (Basic Memory's notes had held "Content 12" of its `read_content` records)
+TEXT_KEYS = frozenset({"content", "text", "body", "description", "summary", "message", "comment", "note", "notes", "details",
+                       "snippet"})
 
 
 def _is_batch(p: PInfo) -> bool:
@@ -1297,6 +1301,10 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = "metric", TOPIC_FIELDS["metric"]  # measures of the thing, in the service's own terms
     if e.name == "country":
         topic, tfields = "country", COUNTRY_TOPIC
+    if e.name in CHARACTER_NOUNS or (named & CHARACTER_NOUNS and e.name in CHARACTER_VIEWS) \
+            or (context & GAME_SERVICES and (e.name in ROSTER_NOUNS or (e.name in CHARACTER_VIEWS and named & ROSTER_NOUNS))):
+        # OP.GG's champion tier list had been football clubs
+        topic, tfields = f"game_character_{game_of(named, context)}", CHARACTER_TOPIC
     if e.name == "channel" and set(words(service)) & CHAT_SERVICES:
         topic, tfields = "chat_channel", CHANNEL_TOPIC  # Slack's channels had been films with a genre
     if set(words(service)) & GATEWAY_SERVICES and e.name in GATEWAY_TOPICS:
@@ -1745,6 +1753,8 @@ def _in_repository(t: TInfo, p: PInfo, e: EntityPlan | None) -> bool:
             and not any(p is k for k, _ in t.keys) and any(q.snake in REPO_PARAMS for q in t.params))
 
 
+# what a tool about a game's characters reads of them (`lol_brawl_champion_tier_rank`, `valorant_meta_characters`)
+CHARACTER_VIEWS = frozenset({"rank", "ranking", "tier", "position", "analysis", "meta", "stat", "statistic"})
 SETTING_WORDS = {"timeframe", "resolution", "granularity", "window", "interval"}
 
 

@@ -364,6 +364,16 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
     coherent_place(row)
     coherent_country(row)
     coherent_run(row, rng)
+    if ctx.family == "game_character":
+        coherent_character(row)
+
+
+def coherent_character(row: dict[str, Any]) -> None:
+    """A record of the champion a tool was asked about (`lol_champion_analysis(champion="EKKO")`) is
+    that champion's: its name is the one asked, not another of the roster."""
+    asked = next((row[k] for k in ("champion", "hero", "character", "agent") if isinstance(row.get(k), str) and row[k]), None)
+    if asked is not None and "name" in row:
+        row["name"] = asked.title() if asked.isupper() else asked
 
 
 def coherent_run(row: dict[str, Any], rng: random.Random) -> None:
@@ -612,6 +622,48 @@ COUNTRIES = [("Germany", "DE", "Berlin", "Europe", 84_400_000, "EUR"), ("France"
              ("Mexico", "MX", "Mexico City", "North America", 128_500_000, "MXN"), ("Spain", "ES", "Madrid", "Europe", 48_400_000, "EUR"),
              ("Netherlands", "NL", "Amsterdam", "Europe", 17_900_000, "EUR"), ("Singapore", "SG", "Singapore", "Asia", 5_900_000, "SGD")]
 _COUNTRY_BY_NAME = {c[0]: c for c in COUNTRIES}
+# A game's playable characters (League of Legends' champions, Dota's heroes, Valorant's agents): their
+# names, roles and how they fare, not football clubs in a league table (OP.GG's champion tier list had
+# been "Lakeside Athletic 2" with 37 games played).
+CHARACTER_TOPIC: list[F] = [("name", "title", S), ("role", None, S), ("tier", None, S), ("win_rate", None, N), ("pick_rate", None, N),
+                            ("ban_rate", None, N)]
+CHARACTER_NOUNS = frozenset({"champion", "hero", "heroe"})  # "heroe": how a plain singular reads "heroes"
+ROSTER_NOUNS = frozenset({"character", "agent"})  # a game's characters only in a game's service
+GAME_SERVICES = frozenset({"valorant", "lol", "dota", "opendota", "overwatch", "opgg", "gg", "tft", "moba", "esports", "smite"})
+# each game's roster (name, role); the topic `game_character_<game>` says which game, as a tool's own
+# names do (OP.GG serves League of Legends and Valorant)
+ROSTERS: dict[str, list[tuple[str, str]]] = {
+    "valorant": [("Jett", "Duelist"), ("Sage", "Sentinel"), ("Sova", "Initiator"), ("Omen", "Controller"), ("Reyna", "Duelist"),
+                 ("Killjoy", "Sentinel"), ("Brimstone", "Controller"), ("Skye", "Initiator"), ("Phoenix", "Duelist"), ("Cypher", "Sentinel"),
+                 ("Viper", "Controller"), ("Breach", "Initiator"), ("Raze", "Duelist"), ("Astra", "Controller")],
+    "dota": [("Pudge", "Disabler"), ("Invoker", "Nuker"), ("Juggernaut", "Carry"), ("Crystal Maiden", "Support"), ("Axe", "Initiator"),
+             ("Anti-Mage", "Carry"), ("Lion", "Support"), ("Shadow Fiend", "Carry"), ("Phantom Assassin", "Carry"), ("Earthshaker", "Initiator"),
+             ("Zeus", "Nuker"), ("Lina", "Nuker"), ("Slark", "Escape"), ("Sniper", "Carry")],
+    "overwatch": [("Tracer", "Damage"), ("Mercy", "Support"), ("Reinhardt", "Tank"), ("Genji", "Damage"), ("Ana", "Support"),
+                  ("D.Va", "Tank"), ("Soldier: 76", "Damage"), ("Lucio", "Support"), ("Winston", "Tank"), ("Widowmaker", "Damage"),
+                  ("Kiriko", "Support"), ("Zarya", "Tank"), ("Cassidy", "Damage"), ("Sojourn", "Damage")],
+    "lol": [("Ahri", "Mid"), ("Jinx", "Bottom"), ("Thresh", "Support"), ("Lee Sin", "Jungle"), ("Garen", "Top"), ("Lux", "Mid"),
+            ("Ezreal", "Bottom"), ("Darius", "Top"), ("Yasuo", "Mid"), ("Leona", "Support"), ("Kai'Sa", "Bottom"), ("Vi", "Jungle"),
+            ("Ornn", "Top"), ("Lulu", "Support")],
+}
+GAME_ALIASES = {"opendota": "dota", "valorant": "valorant", "dota": "dota", "overwatch": "overwatch", "lol": "lol", "tft": "lol"}
+TOPIC_FIELDS.update({f"game_character_{game}": CHARACTER_TOPIC for game in ROSTERS})
+
+
+def game_of(tool_words: set[str], service_words: frozenset[str]) -> str:
+    """Which game's characters a tool reads: the one its own names say, else its service's, else
+    League of Legends (OP.GG's first game, whose champions the other words name)."""
+    for ws in (tool_words, service_words):
+        game = next((GAME_ALIASES[w] for w in sorted(ws) if w in GAME_ALIASES), None)
+        if game is not None:
+            return game
+    return "lol"
+TIERS = ["S", "A", "A", "B", "B", "B", "C", "C"]
+
+
+def _character(c: "ValueContext", n: int) -> tuple[str, str]:
+    """Record `n`'s character of its game: its name and role."""
+    return _nth(ROSTERS.get(c.game, ROSTERS["lol"]), n)
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
 NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
@@ -972,7 +1024,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("table", ("table", "row", "column", "database", "db", "sql", "schema", "dataset", "sheet", "spreadsheet")),
     ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "preprint", "biorxiv", "medrxiv",
                "chemrxiv", "scihub", "ssrn")),
-    ("document", ("document", "doc", "note", "wiki", "page", "memo", "draft", "knowledge", "article")),
+    ("document", ("document", "doc", "note", "wiki", "page", "memo", "draft", "knowledge", "article", "content")),
     ("log", ("log", "console", "stdout", "stderr", "trace", "audit", "journal")),
     ("image", ("image", "photo", "picture", "screenshot", "icon", "thumbnail", "avatar", "logo", "qrcode")),
     ("config", ("config", "configuration", "setting", "preference", "variable", "env", "option")),
@@ -1134,6 +1186,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "workflow"  # a workflow and its runs share names, schedules and states
     if topic.startswith("gateway_"):
         return "gateway"
+    if topic.startswith("game_character"):
+        return "game_character"
     if topic in ("country", "chat_channel"):
         return topic
     if topic in (WEB_RESULT, "webpage"):
@@ -1171,6 +1225,7 @@ class ValueContext:
         self.ids: tuple[str, ...] = ()  # the ids of the records being seeded, for fields that point at a sibling
         self.scope: frozenset[str] = frozenset()  # the words of the service's name and description
         self.equity = False  # records only a company has (a balance sheet, a dividend): their symbols are stocks
+        self.game = ""  # the game whose characters the records are ("lol", "valorant", ...; "" none)
         self._people: dict[tuple[int, str], Person] = {}
         self._shared: dict[tuple[int, str], Any] = {}
 
@@ -1190,6 +1245,7 @@ class ValueContext:
         ctx = cls(world, now, family, entity, chain_of(scope))
         ctx.scope = frozenset(words(scope))
         ctx.equity = topic in EQUITY_TOPICS or family in EQUITY_TOPICS  # an earnings call is a listed company's
+        ctx.game = topic.removeprefix("game_character_") if family == "game_character" else ""
         return ctx
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
@@ -2351,6 +2407,9 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
               (NAMES | {"table"}, lambda r, c, p, n: _table(r, c, n)[0]),
               (TEXTS, lambda r, c, p, n: f"Table {_table(r, c, n)[0]} with columns {', '.join(_table(r, c, n)[1])}.")],
     "country": [(NAMES | {"country", "country_name"}, lambda r, c, p, n: COUNTRIES[n % len(COUNTRIES)][0])],
+    "game_character": [(NAMES | {"champion", "hero", "character", "agent", "localized_name"}, lambda r, c, p, n: _character(c, n)[0]),
+                       ({"role", "position", "lane", "class"}, lambda r, c, p, n: _character(c, n)[1]),
+                       ({"tier"}, lambda r, c, p, n: TIERS[n % len(TIERS)])],
     "chat_channel": [({"topic", "purpose", "description"}, lambda r, c, p, n: CHANNELS[n % len(CHANNELS)][1]),
                      (NAMES | {"channel", "channel_name"}, lambda r, c, p, n: _nth([ch for ch, _ in CHANNELS], n, "-"))],
     "paper": [(NAMES, lambda r, c, p, n: c.shared(n, "paper", lambda: r.choice(PAPERS))),
@@ -2556,6 +2615,8 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     # a model's or a prompt's sampling temperature lies in [0, 1] (a prompt had one of 26.7, a weather reading's)
     "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000)), ({"temperature", "top_p"}, (0, 1))],
     "chat_channel": [({"member", "members", "member_count", "num_members"}, (3, 240))],
+    "game_character": [({"win", "winrate"}, (44, 56)), ({"pick", "pickrate"}, (1, 25)), ({"ban", "banrate"}, (0, 40)),
+                       ({"games", "matches", "played"}, (500, 90_000)), ({"kda"}, (1.5, 4.2))],
     "gateway": [({"port"}, (8000, 8099)), ({"retries"}, (0, 10)), ({"timeout"}, (1_000, 60_000)),
                 ({"slots"}, (100, 10_000)), ({"weight"}, (0, 100))],
     "prompt": [({"temperature", "top_p"}, (0, 1)), ({"max_tokens", "tokens"}, (256, 4_096))],
