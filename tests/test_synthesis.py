@@ -1256,3 +1256,23 @@ def test_a_games_champions_and_heroes_are_its_roster_not_football_clubs() -> Non
     dota = infer_plan(_server("OpenDota", [_tool("get_heroes", {}, [], "Get list of all Dota 2 heroes.")]), "opendota")
     heroes = Environment([build_service(dota)], seed=3).step({"name": "opendota__get_heroes", "arguments": {}}).data["items"]
     assert heroes and {h["name"] for h in heroes} <= {name for name, _ in ROSTERS["dota"]}
+
+
+def test_a_permission_is_a_users_level_on_an_object_not_a_news_story() -> None:
+    """EduBase's 30 permission tools (`edubase_post_quiz_permission`) made news stories ("Zenith Foods
+    reports record quarterly revenue"), their HTTP verb "post" read as a blog post, and their levels
+    "permission-06": a permission is a user's level, one of those the description lists between slashes."""
+    level = {"type": "string", "description": "permission level (view / control / modify / grant / admin)"}
+    args = {"quiz": S, "user": S, "permission": level}
+    tools = [_tool(f"edubase_{verb}_quiz_permission", args, ["quiz", "user", "permission"], f"{what} a user permission on a quiz.")
+             for verb, what in (("get", "Check"), ("post", "Create"), ("delete", "Remove"))]
+    plan = infer_plan(_server("EduBase", tools), "edubase")
+    permission = next(e for e in plan.entities if e.entity == "permission")
+    assert permission.topic == "permission"
+    env = Environment([build_service(plan)], seed=4)
+    records = list(env.state()["edubase"]["permissions"].values())
+    listed = ["view", "control", "modify", "grant", "admin"]
+    # the permission is part of each record's key: the listed levels while they last, then other levels
+    assert [r["permission"] for r in records[:5]] == listed
+    assert all(r["permission"].split("-")[0] in listed + ["comment", "edit"] for r in records), records
+    assert not any("revenue" in str(r.get("name")) or r.get("source") for r in records), records[0]

@@ -365,12 +365,15 @@ def normalize_input_schema(raw: Any) -> dict[str, Any]:
 
 _EXAMPLE_CUE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|examples?:)[,:]?\s*", re.I)
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
+# "permission level (view / control / modify / grant / admin)": the values, listed between slashes
+_SLASH_LIST = re.compile(r"\(\s*([\w.-]+(?:\s*/\s*[\w.-]+){2,})\s*\)")
 
 
 def spec_examples(schema: dict[str, Any]) -> list[str]:
-    """Example values a text parameter's specification gives: its `examples`, or the quoted values
-    its description lists after "e.g." / "such as" ("Network name (e.g., 'mainnet', 'sepolia')"). A
-    value that elides ('0x1234...') is no example of a real value."""
+    """Example values a text parameter's specification gives: its `examples`, the quoted values its
+    description lists after "e.g." / "such as" ("Network name (e.g., 'mainnet', 'sepolia')"), or the
+    words it lists between slashes in parentheses ("(view / control / admin)"). A value that elides
+    ('0x1234...') is no example of a real value."""
     given = schema.get("examples")
     found = [v for v in given if isinstance(v, str)] if isinstance(given, list) else []
     text = schema.get("description")
@@ -379,6 +382,9 @@ def spec_examples(schema: dict[str, Any]) -> list[str]:
             tail = text[cue.end():]
             span = tail[: min((i for i in (tail.find(")"), tail.find("\n"), tail.find(". ")) if i >= 0), default=len(tail))]
             found += [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(span)]
+        listed = _SLASH_LIST.search(text)
+        if not found and listed:
+            found = listed.group(1).split("/")
     return list(dict.fromkeys(v.strip() for v in found if v.strip() and "..." not in v and "\u2026" not in v))[:8]
 
 

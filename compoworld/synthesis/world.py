@@ -515,6 +515,9 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
       ("data", None, {"type": "array", "items": {"type": "object", "properties": {"date": S, "value": N}}})]),
     ("standing", ("standing", "leaderboard", "ranking", "rank", "league", "tier"),
      [("position", None, I), ("team", None, S), ("played", None, I), ("wins", None, I), ("losses", None, I), ("points", None, I)]),
+    # who may do what to an object (EduBase's 30 class, course and quiz permission tools): a user and a
+    # level, not a news story because the tools' HTTP verb is "post"
+    ("permission", ("permission", "grant", "acl"), [("user", None, S), ("permission", None, S), ("granted_at", "datetime", S)]),
     ("version", ("version", "changelog"),
      [("version", "code", S), ("released_at", "date", S), ("commit", None, S)]),
     ("table", ("table", "row", "column", "collection", "dataset", "sheet", "spreadsheet", "sql"),
@@ -666,13 +669,13 @@ def _character(c: "ValueContext", n: int) -> tuple[str, str]:
     return _nth(ROSTERS.get(c.game, ROSTERS["lol"]), n)
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
-NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table",
+NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table", "permission",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint",
                           # a Blender object's location or a population's country makes neither a place
                           "place"})
-BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag", "project", "place"})
+BROAD_TOPICS = frozenset({"resource", "log", "process", "scan", "tab", "endpoint", "tag", "project", "place", "permission"})
 # Archetypes one generic word of theirs does not make: (those words, what else must be said). A cultural
 # "item" is no product, a project no code package, a forwarding email's address no place on a map.
 # what says a flow, a pipeline or a run is an orchestrator's (a sales pipeline, a cash flow, a test run are not)
@@ -709,6 +712,8 @@ RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "model": (frozenset({"model"}), frozenset({"mental", "mentalmodel", "note", "anki", "flashcard", "card", "thought", "thinking", "framework",
                                                "dashboard", "chart", "vizro", "mesh", "blender", "unity", "schema", "config", "configuration", "state"})),
     "scan": (frozenset({"scan"}), frozenset({"key", "keys", "redis", "cursor", "barcode", "qr", "qrcode"})),
+    # an app's permissions (Google Play's CAMERA, LOCATION) are no grants to a user
+    "permission": (frozenset({"permission"}), frozenset({"app", "apps", "android", "apk", "play", "ios"})),
     # a container image is no picture
     "image": (frozenset({"image"}), frozenset({"docker", "dockerfile", "container", "podman", "registry", "repository", "oci"})),
     # a game's market (EVE Online, RuneScape, a board game's) trades items, not stocks or coins
@@ -1032,6 +1037,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("prompt", ("prompt", "template", "instruction")),
     ("standing", ("standing", "leaderboard", "ranking", "league")),
     ("whois", ("registry", "registrar", "tld", "asn", "dns")),  # `whois` reads as a plural here: the topic's name counts
+    ("permission", ("permission", "grant", "acl")),
     ("engagement", ("engagement", "activity", "interaction", "call")),
     ("shortcut", ("shortcut",)),
     ("tag", ("tag", "label", "hashtag", "category")),
@@ -2407,6 +2413,7 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
               (NAMES | {"table"}, lambda r, c, p, n: _table(r, c, n)[0]),
               (TEXTS, lambda r, c, p, n: f"Table {_table(r, c, n)[0]} with columns {', '.join(_table(r, c, n)[1])}.")],
     "country": [(NAMES | {"country", "country_name"}, lambda r, c, p, n: COUNTRIES[n % len(COUNTRIES)][0])],
+    "permission": [({"permission", "role", "level", "access"}, lambda r, c, p, n: r.choice(["view", "comment", "edit", "admin"]))],
     "game_character": [(NAMES | {"champion", "hero", "character", "agent", "localized_name"}, lambda r, c, p, n: _character(c, n)[0]),
                        ({"role", "position", "lane", "class"}, lambda r, c, p, n: _character(c, n)[1]),
                        ({"tier"}, lambda r, c, p, n: TIERS[n % len(TIERS)])],
