@@ -1276,3 +1276,36 @@ def test_a_permission_is_a_users_level_on_an_object_not_a_news_story() -> None:
     assert [r["permission"] for r in records[:5]] == listed
     assert all(r["permission"].split("-")[0] in listed + ["comment", "edit"] for r in records), records
     assert not any("revenue" in str(r.get("name")) or r.get("source") for r in records), records[0]
+
+
+def test_create_or_update_updates_what_is_there() -> None:
+    """GitLab's `create_or_update_file` refused its second call on a path ("a file with file_path ...
+    already exists"): a tool that says it creates or updates updates the record its key names."""
+    tools = [_tool("create_or_update_file", {"project_id": S, "file_path": S, "content": S}, ["project_id", "file_path", "content"],
+                   "Create or update a single file in a GitLab project"),
+             _tool("get_file_contents", {"project_id": S, "file_path": S}, ["project_id", "file_path"], "Get the contents of a file.")]
+    env = Environment([build_service(infer_plan(_server("GitLab", tools), "gitlab"))], seed=2)
+    before = len(env.state()["gitlab"]["files"])
+    for content in ("one", "two"):
+        obs = env.step({"name": "gitlab__create_or_update_file", "arguments": {"project_id": "p1", "file_path": "/a.md", "content": content}})
+        assert obs.ok, obs.error
+    assert len(env.state()["gitlab"]["files"]) == before + 1
+    read = env.step({"name": "gitlab__get_file_contents", "arguments": {"project_id": "p1", "file_path": "/a.md"}})
+    assert read.ok and read.data["content"] == "two", read.content
+
+
+def test_an_accounting_systems_records_are_its_ledgers() -> None:
+    """Xero's chart of accounts answered people (a name, an email, a city), its tax rates exchange
+    rates, its journals research papers: an accounting system's accounts have a code and a type, its
+    tax rates a percentage, its journals a number and a narration."""
+    tools = [_tool("list_accounts", {}, [], "Retrieves the full chart of accounts"),
+             _tool("list_tax_rates", {}, [], "List all tax rates in Xero"),
+             _tool("list_journals", {}, [], "List journals")]
+    env = Environment([build_service(infer_plan(_server("Xero", tools), "xero"))], seed=6)
+    accounts = env.step({"name": "xero__list_accounts", "arguments": {}}).data["items"]
+    assert accounts and all(a["code"].isdigit() and a["type"] in ("REVENUE", "EXPENSE", "CURRENT", "CURRLIAB", "BANK")
+                            and "email" not in a for a in accounts), accounts[0]
+    rates = env.step({"name": "xero__list_tax_rates", "arguments": {}}).data["items"]
+    assert rates and all(0 <= r["rate"] <= 25 and "base" not in r for r in rates), rates[0]
+    journals = env.step({"name": "xero__list_journals", "arguments": {}}).data["items"]
+    assert journals and all(isinstance(j["journal_number"], int) and "abstract" not in j for j in journals), journals[0]

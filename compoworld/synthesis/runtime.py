@@ -34,6 +34,8 @@ WORLD_HITS = 3  # records of the outside world a filtered listing derives when t
 UPSERT_VERBS = {"write", "save", "put", "upsert", "set", "store", "upload", "ensure"}
 UPSERT_KEYS = {"path", "file_path", "filepath", "filename", "file_name", "key", "url", "uri"}
 # "Create a new directory or ensure a directory exists": a second call returns the one there
+# "Create or update a single file", `add_or_update_note`: a tool that says it updates what is there
+OR_UPDATE = re.compile(r"(?<![a-z])(?:create|add|insert|new)[ _-]?or[ _-]?(?:update|replace|overwrite)", re.I)
 ENSURES = re.compile(r"\bensures?\b.{0,40}\bexists?\b|\balready exists\b.{0,40}\bsucceed", re.I)
 
 
@@ -424,7 +426,7 @@ class CompiledService(Service):
     def _same_key(self, t: ToolPlan, table: Table, args: dict[str, Any]) -> Record | None:
         """The record a create-or-replace tool (`write`, `save`, `put`, `upsert`...) names by its
         required path, key or url; None for other tools or a new key."""
-        if t.verb not in UPSERT_VERBS and not ENSURES.search(t.description):
+        if t.verb not in UPSERT_VERBS and not ENSURES.search(t.description) and not OR_UPDATE.search(f"{t.original} {t.description}"):
             return None
         required = set(t.input_schema.get("required") or [])
         for p in t.params:

@@ -603,6 +603,21 @@ GATEWAY_TOPICS: dict[str, list[F]] = {
     "certificate": [("snis", None, SA), ("cert", None, S)],
 }
 TOPIC_FIELDS.update({f"gateway_{kind}": fields for kind, fields in GATEWAY_TOPICS.items()})
+# An accounting system's own records (Xero): the ledger accounts of its chart, its tax rates, sales
+# quotes, bank transactions, journals and credit notes. Their generic names had chosen people, exchange
+# rates, stock quotes, on-chain transfers and research papers.
+LEDGER_SERVICES = frozenset({"xero", "quickbooks", "freshbooks", "bookkeeping", "accounting"})
+LEDGER_TOPICS: dict[str, list[F]] = {
+    "account": [("code", None, S), ("name", None, S), ("type", None, S), ("status", None, S)],
+    "rate": [("name", None, S), ("tax_type", None, S), ("rate", None, N), ("status", None, S)],
+    "quote": [("quote_number", None, S), ("contact", None, S), ("date", "date", S), ("expiry_date", "date", S), ("status", None, S),
+              ("total", None, N), ("currency", "currency", S)],
+    "transaction": [("date", "date", S), ("type", None, S), ("contact", None, S), ("reference", None, S), ("total", None, N),
+                    ("status", None, S)],
+    "journal": [("journal_number", None, I), ("journal_date", "date", S), ("source_type", None, S), ("narration", None, S), ("total", None, N)],
+    "note": [("credit_note_number", None, S), ("contact", None, S), ("date", "date", S), ("status", None, S), ("total", None, N)],
+}
+TOPIC_FIELDS.update({f"ledger_{kind}": fields for kind, fields in LEDGER_TOPICS.items()})
 
 # A country is a country (its code, capital, region, population and currency), not a museum or a
 # hotel with a rating, which the place archetype made of Comex Stat's and FMP's countries.
@@ -1192,6 +1207,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "workflow"  # a workflow and its runs share names, schedules and states
     if topic.startswith("gateway_"):
         return "gateway"
+    if topic.startswith("ledger_"):
+        return "ledger"
     if topic.startswith("game_character"):
         return "game_character"
     if topic in ("country", "chat_channel"):
@@ -1667,6 +1684,10 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         value = gateway_value(name, t, ctx, n)
         if value is not None:
             return value
+    if ctx.family == "ledger":
+        value = ledger_value(name, t, ctx, n)
+        if value is not None:
+            return value
     if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
         # a field naming an id (`template_id`) holds an id, never its family's prose (a prompt's text),
         # unless the family says what such an id is (an NFT's `token_id` is a number, a `model_id` a model's name)
@@ -2110,6 +2131,50 @@ def gateway_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
         return [value]
     if t == "string" and isinstance(value, list):
         return value[0]
+    return value
+
+
+# (code, name, type) of a small business's chart of accounts, and (name, tax type, rate %) of its tax rates
+LEDGER_ACCOUNTS = [("200", "Sales", "REVENUE"), ("260", "Other Revenue", "REVENUE"), ("400", "Advertising", "EXPENSE"),
+                   ("404", "Bank Fees", "EXPENSE"), ("420", "Entertainment", "EXPENSE"), ("429", "General Expenses", "EXPENSE"),
+                   ("461", "Printing & Stationery", "EXPENSE"), ("469", "Rent", "EXPENSE"), ("489", "Telephone & Internet", "EXPENSE"),
+                   ("493", "Travel - National", "EXPENSE"), ("610", "Accounts Receivable", "CURRENT"), ("800", "Accounts Payable", "CURRLIAB"),
+                   ("090", "Business Bank Account", "BANK"), ("820", "Sales Tax", "CURRLIAB")]
+LEDGER_ITEMS = ["Consulting services", "Annual software licence", "Hardware and installation", "Support plan", "Training workshop",
+                "Design and build"]
+TAX_RATES = [("Tax on Sales", "OUTPUT", 10.0), ("Tax on Purchases", "INPUT", 10.0), ("Tax Exempt", "NONE", 0.0),
+             ("Sales Tax on Imports", "GSTONIMPORTS", 10.0), ("VAT 20%", "OUTPUT2", 20.0), ("Reduced Rate 5%", "RRINPUT", 5.0)]
+
+
+def ledger_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+    """A field of an accounting system's record, by the record's kind (`ctx.entity`) and the field's
+    name: an account's code and type, a tax rate's percentage, a quote's number and state, the customer
+    or supplier a document is with; None for a field such records do not have."""
+    kind = singular(words(ctx.entity)[-1]) if words(ctx.entity) else ""
+    code, account, account_type = LEDGER_ACCOUNTS[n % len(LEDGER_ACCOUNTS)]
+    tax_name, tax_type, tax_rate = TAX_RATES[n % len(TAX_RATES)]
+    co = ctx.world.companies[n % len(ctx.world.companies)].name if ctx.world.companies else "Acme Ltd"
+    values: dict[str, Any] = {
+        "code": code, "account_code": code, "name": {"account": account, "rate": tax_name}.get(kind),
+        "type": {"account": account_type, "transaction": ("RECEIVE", "SPEND")[n % 2]}.get(kind),
+        "status": {"quote": ("DRAFT", "SENT", "ACCEPTED", "DECLINED")[n % 4], "note": ("DRAFT", "AUTHORISED", "PAID")[n % 3]}.get(kind, "ACTIVE"
+                                                                                                                              if kind in ("account", "rate") else "AUTHORISED"),
+        "tax_type": tax_type if kind == "rate" else "OUTPUT" if account_type == "REVENUE" else "INPUT",
+        "quote_number": f"QU-{n + 1:04d}", "credit_note_number": f"CN-{n + 1:04d}", "journal_number": 100 + n,
+        "contact": co, "contact_name": co, "reference": f"INV-{2000 + n}", "source_type": ("ACCREC", "ACCPAY", "CASHREC", "CASHPAID")[n % 4],
+        "narration": f"{'Payment received from' if n % 2 == 0 else 'Bill from'} {co}",
+        "rate": tax_rate if kind == "rate" else None, "tax_rate": tax_rate if kind == "rate" else None,
+        "title": {"quote": f"Quote for {co}", "note": f"Credit for {co}"}.get(kind),
+        "summary": f"{LEDGER_ITEMS[n % len(LEDGER_ITEMS)]} for {co}", "description": LEDGER_ITEMS[n % len(LEDGER_ITEMS)],
+        "terms": "Payment due within 30 days of acceptance.",
+    }
+    value = values.get(snake(name))
+    if value is None:
+        return None
+    if t in ("integer", "number") and not isinstance(value, (int, float)):
+        return None
+    if t == "string" and not isinstance(value, str):
+        return str(value)
     return value
 
 
@@ -2622,6 +2687,8 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     # a model's or a prompt's sampling temperature lies in [0, 1] (a prompt had one of 26.7, a weather reading's)
     "model": [({"context", "context_window", "context_length", "tokens"}, (8_192, 200_000)), ({"temperature", "top_p"}, (0, 1))],
     "chat_channel": [({"member", "members", "member_count", "num_members"}, (3, 240))],
+    "ledger": [({"unit", "price"}, (40, 2_500)), ({"total", "amount", "subtotal", "sub_total", "debit", "credit"}, (120, 25_000)),
+               ({"quantity", "qty"}, (1, 20))],
     "game_character": [({"win", "winrate"}, (44, 56)), ({"pick", "pickrate"}, (1, 25)), ({"ban", "banrate"}, (0, 40)),
                        ({"games", "matches", "played"}, (500, 90_000)), ({"kda"}, (1.5, 4.2))],
     "gateway": [({"port"}, (8000, 8099)), ({"retries"}, (0, 10)), ({"timeout"}, (1_000, 60_000)),
