@@ -1309,3 +1309,21 @@ def test_an_accounting_systems_records_are_its_ledgers() -> None:
     assert rates and all(0 <= r["rate"] <= 25 and "base" not in r for r in rates), rates[0]
     journals = env.step({"name": "xero__list_journals", "arguments": {}}).data["items"]
     assert journals and all(isinstance(j["journal_number"], int) and "abstract" not in j for j in journals), journals[0]
+
+
+def test_an_exchanges_trades_order_books_and_tiers_are_of_the_pair_asked() -> None:
+    """CCXT's trades were stock quotes of companies ("Prairie Media" at 847.63 CAD for UNI-10), its
+    leverage tiers football standings: a crypto exchange's trades have a side, a price at the pair's
+    level and an amount; its order book bids below asks; its tiers a notional band and a leverage."""
+    tools = [_tool("get_trades", {"exchange": S, "symbol": S}, ["exchange", "symbol"], "Get recent trades for a trading pair"),
+             _tool("get_orderbook", {"exchange": S, "symbol": S}, ["exchange", "symbol"], "Get the order book for a trading pair"),
+             _tool("get_leverage_tiers", {"exchange": S}, ["exchange"], "Get leverage tiers")]
+    env = Environment([build_service(infer_plan(_server("CCXT", tools), "ccxt"))], seed=8)
+    for symbol, level in (("SOL/USDT", 145.0), ("DOGE/USDT", 0.12)):
+        trades = env.step({"name": "ccxt__get_trades", "arguments": {"exchange": "binance", "symbol": symbol}}).data["items"]
+        assert trades and all(t["side"] in ("buy", "sell") and abs(t["price"] / level - 1) < 0.05 and "change_percent" not in t
+                              for t in trades), trades
+        book = env.step({"name": "ccxt__get_orderbook", "arguments": {"exchange": "binance", "symbol": symbol}}).data
+        assert max(p for p, _ in book["bids"]) < min(p for p, _ in book["asks"]) and abs(book["bids"][0][0] / level - 1) < 0.05, book
+    tiers = env.step({"name": "ccxt__get_leverage_tiers", "arguments": {"exchange": "binance"}}).data["items"]
+    assert tiers and all(t["max_leverage"] >= 1 and t["max_notional"] > t["min_notional"] and "team" not in t for t in tiers), tiers

@@ -354,7 +354,8 @@ SPLIT_RATIOS = [(2, 1), (3, 1), (4, 1), (3, 2), (10, 1), (1, 10), (20, 1)]
 def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext", entity: str, n: int) -> None:
     """A record, seeded or derived, agrees with what the world knows of what it names: a ticker's quote,
     bars, indicator points, coin facts and news, a player's statistic, a city's coordinates."""
-    coherent_quote(row, rng)
+    if ctx.family != "exchange":  # an exchange's pairs trade at their pair's level (`coherent_pair`), not a stock's
+        coherent_quote(row, rng)
     coherent_rate(row)
     coherent_candles(row, rng, ctx.now)
     coherent_series(row, rng, ctx.now, entity, n=n)
@@ -366,6 +367,28 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
     coherent_run(row, rng)
     if ctx.family == "game_character":
         coherent_character(row)
+    if ctx.family == "exchange":
+        coherent_pair(row, n)
+
+
+def coherent_pair(row: dict[str, Any], n: int) -> None:
+    """A record of the pair a tool was asked about (`get_trades(symbol="DOGE/USDT")`) trades at that
+    pair's level: its prices, order book levels and cost are scaled from the level it was made at."""
+    made_at = PAIRS[n % len(PAIRS)][2]
+    level = pair_price(row.get("symbol"))
+    if level is None and isinstance(row.get("symbol"), str):  # a pair not listed: a level of its own, the same in every record
+        level = PAIRS[int(short_hash(row["symbol"], 8), 16) % len(PAIRS)][2]
+    if level is None or level == made_at:
+        return
+    scale = level / made_at
+    for k in ("price", "entry_price", "mark_price", "unrealized_pnl"):
+        if _is_number(row.get(k)) and not isinstance(row[k], bool):
+            row[k] = float(f"{row[k] * scale:.6g}")
+    for k in ("bids", "asks"):
+        if isinstance(row.get(k), list):
+            row[k] = [[float(f"{lvl[0] * scale:.6g}"), *lvl[1:]] if isinstance(lvl, list) and lvl and _is_number(lvl[0]) else lvl for lvl in row[k]]
+    if _is_number(row.get("cost")) and _is_number(row.get("price")) and _is_number(row.get("amount")):
+        row["cost"] = round(row["price"] * row["amount"], 2)
 
 
 def coherent_character(row: dict[str, Any]) -> None:
@@ -618,6 +641,23 @@ LEDGER_TOPICS: dict[str, list[F]] = {
     "note": [("credit_note_number", None, S), ("contact", None, S), ("date", "date", S), ("status", None, S), ("total", None, N)],
 }
 TOPIC_FIELDS.update({f"ledger_{kind}": fields for kind, fields in LEDGER_TOPICS.items()})
+# A crypto exchange's own records (CCXT, Binance): trades of a pair, its order book, the markets and
+# exchanges it lists, leverage tiers and open positions. The price archetype had made every one a stock
+# quote of a company ("Prairie Media" at 847.63 CAD for UNI-10), a leverage tier a football standing.
+EXCHANGE_SERVICES = frozenset({"ccxt", "binance", "bybit", "okx", "kraken", "hyperliquid", "bitget", "kucoin", "bitfinex", "deribit", "mexc"})
+_LEVELS = {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}  # [[price, amount], ...]
+EXCHANGE_TOPICS: dict[str, list[F]] = {
+    "trade": [("symbol", None, S), ("side", None, S), ("price", None, N), ("amount", None, N), ("cost", None, N), ("timestamp", "datetime", S)],
+    "orderbook": [("symbol", None, S), ("bids", None, _LEVELS), ("asks", None, _LEVELS), ("timestamp", "datetime", S)],
+    "market": [("symbol", None, S), ("base", None, S), ("quote", None, S), ("type", None, S), ("active", None, B)],
+    "exchange": [("name", None, S), ("countries", None, SA), ("has_futures", None, B)],
+    "tier": [("symbol", None, S), ("tier", None, I), ("min_notional", None, N), ("max_notional", None, N), ("max_leverage", None, N),
+             ("maintenance_margin_rate", None, N)],
+    "position": [("symbol", None, S), ("side", None, S), ("contracts", None, N), ("entry_price", None, N), ("mark_price", None, N),
+                 ("unrealized_pnl", None, N), ("leverage", None, N)],
+}
+EXCHANGE_TOPICS["book"] = EXCHANGE_TOPICS["orderbook"]
+TOPIC_FIELDS.update({f"exchange_{kind}": fields for kind, fields in EXCHANGE_TOPICS.items()})
 
 # A country is a country (its code, capital, region, population and currency), not a museum or a
 # hotel with a rating, which the place archetype made of Comex Stat's and FMP's countries.
@@ -1209,6 +1249,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "gateway"
     if topic.startswith("ledger_"):
         return "ledger"
+    if topic.startswith("exchange_"):
+        return "exchange"
     if topic.startswith("game_character"):
         return "game_character"
     if topic in ("country", "chat_channel"):
@@ -1688,6 +1730,10 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         value = ledger_value(name, t, ctx, n)
         if value is not None:
             return value
+    if ctx.family == "exchange":
+        value = exchange_value(name, t, ctx, n, rng)
+        if value is not None:
+            return value
     if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
         # a field naming an id (`template_id`) holds an id, never its family's prose (a prompt's text),
         # unless the family says what such an id is (an NFT's `token_id` is a number, a `model_id` a model's name)
@@ -2144,6 +2190,59 @@ LEDGER_ITEMS = ["Consulting services", "Annual software licence", "Hardware and 
                 "Design and build"]
 TAX_RATES = [("Tax on Sales", "OUTPUT", 10.0), ("Tax on Purchases", "INPUT", 10.0), ("Tax Exempt", "NONE", 0.0),
              ("Sales Tax on Imports", "GSTONIMPORTS", 10.0), ("VAT 20%", "OUTPUT2", 20.0), ("Reduced Rate 5%", "RRINPUT", 5.0)]
+
+
+# (base, quote, price in the quote currency) of the pairs an exchange lists
+PAIRS = [("BTC", "USDT", 64_000.0), ("ETH", "USDT", 3_100.0), ("SOL", "USDT", 145.0), ("BNB", "USDT", 580.0), ("XRP", "USDT", 0.52),
+         ("DOGE", "USDT", 0.12), ("ADA", "USDT", 0.45), ("AVAX", "USDT", 28.0), ("LINK", "USDT", 14.0), ("DOT", "USDT", 6.5),
+         ("LTC", "USDT", 72.0), ("ETH", "BTC", 0.048)]
+EXCHANGES = [("Binance", ["JP", "MT"]), ("Coinbase", ["US"]), ("Kraken", ["US"]), ("OKX", ["CN", "US"]), ("Bybit", ["VG"]), ("KuCoin", ["SC"]),
+             ("Bitfinex", ["VG"]), ("Gate.io", ["KR"])]
+
+
+def pair_symbol(base: str, quote: str, ctx: "ValueContext") -> str:
+    """A pair as the exchange writes it: Binance's `BTCUSDT`, CCXT's unified `BTC/USDT`."""
+    return f"{base}{quote}" if "binance" in ctx.scope and "ccxt" not in ctx.scope else f"{base}/{quote}"
+
+
+def pair_price(symbol: Any) -> float | None:
+    """Where a pair named `BTC/USDT`, `BTCUSDT` or `BTC-USDT` trades; None for a pair not listed."""
+    if not isinstance(symbol, str):
+        return None
+    flat = symbol.upper().replace("/", "").replace("-", "").replace(":USDT", "")
+    listed = next((price for base, quote, price in PAIRS if flat == base + quote), None)
+    coin = TICKER_INFO.get(flat)
+    return listed if listed is not None else coin[1] if coin is not None and flat not in STOCKS else None  # a coin alone: against USDT
+
+
+def exchange_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
+    """A field of a crypto exchange's record, by the record's kind (`ctx.entity`) and the field's name:
+    a trade's pair, side, price and amount; an order book's levels; a market's base and quote; None for
+    a field such records do not have."""
+    kind = singular(words(ctx.entity)[-1]) if words(ctx.entity) else ""
+    base, quote, level = PAIRS[n % len(PAIRS)]
+    price = float(f"{level * (1 + rng.uniform(-0.01, 0.01)):.6g}")
+    amount = round(rng.uniform(0.01, 5.0) * (64_000.0 / max(level, 0.01)) ** 0.5, 4)
+    side = ("buy", "sell")[n % 2] if kind != "position" else ("long", "short")[n % 2]
+    exchange, countries = EXCHANGES[n % len(EXCHANGES)]
+    tier = 1 + n % 5
+    values: dict[str, Any] = {
+        "symbol": pair_symbol(base, quote, ctx), "pair": pair_symbol(base, quote, ctx), "base": base, "quote": quote, "side": side,
+        "price": price, "amount": amount, "cost": round(price * amount, 2), "type": ("spot", "swap", "future")[n % 3],
+        "active": True, "bids": [[float(f"{level * (1 - 0.0005 * i):.6g}"), round(amount * (i + 1), 4)] for i in range(1, 4)],
+        "asks": [[float(f"{level * (1 + 0.0005 * i):.6g}"), round(amount * (i + 1), 4)] for i in range(1, 4)],
+        "name": exchange if kind == "exchange" else None, "exchange": exchange.lower().replace(".", "") if kind == "exchange" else None,
+        "countries": countries, "has_futures": n % 3 != 2,
+        "tier": tier, "min_notional": 50_000.0 * (tier - 1), "max_notional": 50_000.0 * tier * tier, "max_leverage": float(125 // tier),
+        "maintenance_margin_rate": round(0.004 * tier, 4), "contracts": round(amount, 3), "entry_price": price,
+        "mark_price": float(f"{price * (1 + (0.01 if n % 2 else -0.01)):.6g}"),
+        "unrealized_pnl": round(price * amount * (0.01 if n % 2 == 0 else -0.01), 2), "leverage": float((5, 10, 20)[n % 3]),
+    }
+    value = values.get(snake(name))
+    if value is None or (t in ("integer", "number") and not isinstance(value, (int, float))) or (t == "string" and not isinstance(value, str)) \
+            or (t == "array" and not isinstance(value, list)) or (t == "boolean" and not isinstance(value, bool)):
+        return None
+    return int(value) if t == "integer" and isinstance(value, float) else value
 
 
 def ledger_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
