@@ -1327,3 +1327,23 @@ def test_an_exchanges_trades_order_books_and_tiers_are_of_the_pair_asked() -> No
         assert max(p for p, _ in book["bids"]) < min(p for p, _ in book["asks"]) and abs(book["bids"][0][0] / level - 1) < 0.05, book
     tiers = env.step({"name": "ccxt__get_leverage_tiers", "arguments": {"exchange": "binance"}}).data["items"]
     assert tiers and all(t["max_leverage"] >= 1 and t["max_notional"] > t["min_notional"] and "team" not in t for t in tiers), tiers
+
+
+def test_an_emails_message_id_names_it_and_a_batch_delete_deletes_each() -> None:
+    """Gmail's `read_email(messageId)` ignored its key (an option) and `delete_email(messageId)` and
+    `batch_delete_messages(ids)` were logged actions that deleted nothing: an email's message id names
+    the email, and a batch delete deletes each record named."""
+    tools = [_tool("search_emails", {"query": S}, [], "Searches for emails using Gmail search syntax"),
+             _tool("read_email", {"messageId": S}, ["messageId"], "Retrieves the content of a specific email"),
+             _tool("delete_email", {"messageId": S}, ["messageId"], "Permanently deletes an email"),
+             _tool("batch_delete_emails", {"ids": {"type": "array", "items": S}}, ["ids"], "Delete multiple emails")]
+    env = Environment([build_service(infer_plan(_server("Gmail", tools), "gmail"))], seed=9)
+    first, second, third = list(env.state()["gmail"]["emails"])[:3]
+    read = env.step({"name": "gmail__read_email", "arguments": {"messageId": second}})
+    assert read.ok and read.data["id"] == second, read.content
+    assert env.step({"name": "gmail__delete_email", "arguments": {"messageId": first}}).ok
+    batch = env.step({"name": "gmail__batch_delete_emails", "arguments": {"ids": [second, third]}})
+    assert batch.ok, batch.error
+    assert not {first, second, third} & set(env.state()["gmail"]["emails"])
+    gone = env.step({"name": "gmail__read_email", "arguments": {"messageId": second}})
+    assert not gone.ok and gone.error_kind == "not_found"

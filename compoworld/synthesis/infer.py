@@ -672,6 +672,10 @@ def _says_read(t: TInfo) -> bool:
                                                                      "look", "looks"})  # "Look up multiple papers by their IDs"
 
 
+# names of one kind of record: Gmail's `read_email(messageId)` reads the email whose message id it is
+SAME_RECORD = {"email": {"message", "mail"}, "mail": {"message", "email"}}
+
+
 def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
     """How strongly parameter `p` names a record of `entity` (3 id, 2 name/path, 0 no)."""
     ws = p.words
@@ -680,7 +684,7 @@ def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
         return 3
     if len(ws) >= 2 and ws[-1] in ID_SUFFIX:
         stem = ws[:-1]
-        if [singular(w) for w in stem[-len(ent_words):]] == ent_words or singular(stem[-1]) == ent_words[-1]:
+        if [singular(w) for w in stem[-len(ent_words):]] == ent_words or singular(stem[-1]) in {ent_words[-1]} | SAME_RECORD.get(ent_words[-1], set()):
             return 3
     if len(ws) >= 2 and ws[-1] in NAME_SUFFIX:
         stem = ws[:-1]
@@ -720,6 +724,12 @@ VALUE_KEYS = frozenset({"symbol", "ticker", "cusip", "isin", "url", "uri", "emai
 # kind another tool names so (Basic Memory's notes had held "Content 12" of its `read_content` records)
 TEXT_KEYS = frozenset({"content", "text", "body", "description", "summary", "message", "comment", "note", "notes", "details",
                        "snippet"})
+
+
+def _batch_keys(cands: list[PInfo]) -> list[PInfo]:
+    """The required lists of natural keys or ids among `cands` (`read_multiple_files(paths)`, `ids`)."""
+    return [p for p in cands if _is_batch(p) and p.required
+            and (singular(p.snake) in NATURAL_KEYS or p.words[-1] in ("ids", "keys", "names", "paths", "urls", "symbols", "uuids"))]
 
 
 def _is_batch(p: PInfo) -> bool:
@@ -917,8 +927,7 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
     keys: list[PInfo] = id_keys[:1] or name_keys[:1]
     if not keys and t.op == "get":
         # `read_multiple_files(paths)`: a list of natural keys is a batch read keyed on the singular field
-        batch = [p for p in cands if _is_batch(p) and p.required and (singular(p.snake) in NATURAL_KEYS or p.words[-1] in ("ids", "keys", "names", "paths", "urls", "symbols", "uuids"))]
-        keys = batch[:1]
+        keys = _batch_keys(cands)[:1]
     if not keys and t.op in ("get", "update", "delete", "transition", "lookup"):
         # an object is never a key's value (`email={to, subject}` is an email to write, not its address)
         nat = [p for p in cands if p.snake in NATURAL_KEYS and p.type != "object" and id(p) not in ref_params
@@ -944,6 +953,8 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
             return
         elif req and t.op == "delete":
             keys = req[:1]
+        elif t.op == "delete" and _batch_keys(cands):
+            keys = _batch_keys(cands)[:1]  # `batch_delete_messages(ids)`: each message named is deleted
         elif t.op == "delete":
             t.op, t.entity = "action", ACTION_KEY
             return
