@@ -1347,3 +1347,15 @@ def test_an_emails_message_id_names_it_and_a_batch_delete_deletes_each() -> None
     assert not {first, second, third} & set(env.state()["gmail"]["emails"])
     gone = env.step({"name": "gmail__read_email", "arguments": {"messageId": second}})
     assert not gone.ok and gone.error_kind == "not_found"
+
+
+def test_a_records_file_is_in_a_format_of_its_kind() -> None:
+    """yt-dlp's audio downloads were saved as `.docx` and Basic Memory's notes as `.py`: a record's file
+    is in a format of what the record is."""
+    tools = [_tool("download_audio", {"url": {"type": "string", "format": "uri"}}, ["url"],
+                   "Download audio in best available quality to the user's Downloads folder."),
+             _tool("list_audios", {}, [], "List downloaded audio files.")]
+    env = Environment([build_service(infer_plan(_server("yt-dlp", tools), "ytdlp"))], seed=1)
+    audios = env.step({"name": "ytdlp__list_audios", "arguments": {}}).data["items"]
+    paths = [a["path"] for a in audios if a.get("path")]
+    assert paths and all(p.rsplit(".", 1)[-1] in ("mp3", "m4a", "wav") for p in paths), paths

@@ -79,6 +79,9 @@ def unique(name: str, taken: set[str], budget: int = 64) -> str:
 # -- nouns ------------------------------------------------------------------------------------
 
 _IRREGULAR = {
+    # plurals in "-os" (_KEEP_S keeps "macos" and "kudos" whole)
+    "audios": "audio", "videos": "video", "photos": "photo", "repos": "repo", "todos": "todo", "memos": "memo", "logos": "logo",
+    "demos": "demo", "scenarios": "scenario", "portfolios": "portfolio", "ratios": "ratio", "studios": "studio", "radios": "radio",
     "people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
     "geese": "goose", "feet": "foot", "teeth": "tooth", "indices": "index", "vertices": "vertex",
     "matrices": "matrix", "criteria": "criterion", "phenomena": "phenomenon", "analyses": "analysis",

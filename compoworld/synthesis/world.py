@@ -1887,10 +1887,25 @@ def _url(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
     return f"https://{dom}/{rng.choice(WORDS)}/{rng.randint(100, 999)}"
 
 
+# the formats a record's file is in, by what the record is: an audio download is no .docx, a note no .py
+ENTITY_EXTS: dict[str, list[str]] = {
+    "audio": ["mp3", "m4a", "wav"], "recording": ["m4a", "wav"], "podcast": ["mp3"], "song": ["mp3"], "music": ["mp3"],
+    "voice": ["mp3", "wav"], "speech": ["mp3", "wav"], "video": ["mp4", "mov", "webm"], "clip": ["mp4"], "movie": ["mp4", "mkv"],
+    "image": ["png", "jpg"], "photo": ["jpg", "png"], "picture": ["jpg", "png"], "screenshot": ["png"], "icon": ["svg", "png"],
+    "note": ["md", "txt"], "memo": ["md", "txt"], "markdown": ["md"], "document": ["docx", "pdf", "md"], "doc": ["docx", "md"],
+    "pdf": ["pdf"], "csv": ["csv"], "spreadsheet": ["xlsx", "csv"], "sheet": ["xlsx", "csv"], "presentation": ["pptx"], "slide": ["pptx"],
+    "script": ["py", "sh"], "code": ["py", "ts", "js"], "log": ["log", "txt"], "report": ["pdf", "md"], "archive": ["zip", "tar.gz"],
+}
+
+
+def _exts(ctx: ValueContext) -> list[str]:
+    return next((ENTITY_EXTS[singular(w)] for w in reversed(words(ctx.entity)) if singular(w) in ENTITY_EXTS), EXTS)
+
+
 def _path(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
-    if ctx.entity:  # the record's own file, named as the record is (or after its entity)
+    if ctx.entity:  # the record's own file, named as the record is (or after its entity), in a format of its kind
         slug = "_".join(words(ctx.entity)) or "item"
-        return f"/workspace/{_plural(slug)}/{ctx.shared(n, 'name', lambda: f'{slug}_{n + 1}.{rng.choice(EXTS)}')}"
+        return f"/workspace/{_plural(slug)}/{ctx.shared(n, 'name', lambda: f'{slug}_{n + 1}.{rng.choice(_exts(ctx))}')}"
     return f"/workspace/{rng.choice(WORDS)}/{rng.choice(WORDS)}_{rng.randint(1, 99)}.{rng.choice(EXTS)}"
 
 
