@@ -1359,3 +1359,26 @@ def test_a_records_file_is_in_a_format_of_its_kind() -> None:
     audios = env.step({"name": "ytdlp__list_audios", "arguments": {}}).data["items"]
     paths = [a["path"] for a in audios if a.get("path")]
     assert paths and all(p.rsplit(".", 1)[-1] in ("mp3", "m4a", "wav") for p in paths), paths
+
+
+def test_a_research_catalogs_areas_tasks_and_methods_are_its_own() -> None:
+    """Papers with Code's research areas, methods and conferences were papers with authors and an
+    abstract, and an area's tasks bug tickets ("Password reset email never arrives"): a research
+    catalog's records are areas, tasks, methods and conferences, named as the field knows them."""
+    from compoworld.synthesis.world import CONFERENCES, RESEARCH_AREAS, RESEARCH_METHODS, RESEARCH_TASKS
+
+    tools = [_tool("search_research_areas", {"name": S}, [], "Search research areas by name"),
+             _tool("list_research_area_tasks", {"area_id": S}, ["area_id"], "List the tasks of a research area"),
+             _tool("list_paper_methods", {"paper_id": S}, ["paper_id"], "List the methods used in a paper"),
+             _tool("list_conferences", {}, [], "List conferences")]
+    env = Environment([build_service(infer_plan(_server("Papers with Code", tools), "paperswithcode"))], seed=5)
+    areas = env.step({"name": "paperswithcode__search_research_areas", "arguments": {}}).data["items"]
+    assert areas and {a["name"] for a in areas} <= {name for name, _ in RESEARCH_AREAS} and not any("abstract" in a for a in areas)
+    area = areas[0]["id"]
+    tasks = env.step({"name": "paperswithcode__list_research_area_tasks", "arguments": {"area_id": area}}).data["items"]
+    assert tasks and {t["name"] for t in tasks} <= {name for name, _ in RESEARCH_TASKS} and not any("assignee" in t for t in tasks)
+    methods = env.step({"name": "paperswithcode__list_paper_methods", "arguments": {"paper_id": "p1"}}).data["items"]
+    full = {name: full for name, full, _, _ in RESEARCH_METHODS}
+    assert methods and all(m["full_name"] == full[m["name"]] for m in methods), methods
+    conferences = env.step({"name": "paperswithcode__list_conferences", "arguments": {}}).data["items"]
+    assert conferences and {c["name"] for c in conferences} <= {name for name, _ in CONFERENCES}

@@ -82,6 +82,9 @@ _IRREGULAR = {
     # plurals in "-os" (_KEEP_S keeps "macos" and "kudos" whole)
     "audios": "audio", "videos": "video", "photos": "photo", "repos": "repo", "todos": "todo", "memos": "memo", "logos": "logo",
     "demos": "demo", "scenarios": "scenario", "portfolios": "portfolio", "ratios": "ratio", "studios": "studio", "radios": "radio",
+    # and in "-as" ("alias" and "canvas" stay whole)
+    "areas": "area", "ideas": "idea", "schemas": "schema", "formulas": "formula", "personas": "persona", "quotas": "quota",
+    "replicas": "replica", "agendas": "agenda",
     "people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
     "geese": "goose", "feet": "foot", "teeth": "tooth", "indices": "index", "vertices": "vertex",
     "matrices": "matrix", "criteria": "criterion", "phenomena": "phenomenon", "analyses": "analysis",

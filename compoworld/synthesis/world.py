@@ -658,6 +658,20 @@ EXCHANGE_TOPICS: dict[str, list[F]] = {
 }
 EXCHANGE_TOPICS["book"] = EXCHANGE_TOPICS["orderbook"]
 TOPIC_FIELDS.update({f"exchange_{kind}": fields for kind, fields in EXCHANGE_TOPICS.items()})
+# A research catalog's own records (Papers with Code): research areas, tasks, methods, datasets,
+# conferences and their proceedings. All had been papers with authors and an abstract, a dataset a
+# database table, a task a bug ticket ("Password reset email never arrives").
+RESEARCH_SERVICES = frozenset({"paperswithcode"})
+RESEARCH_TOPICS: dict[str, list[F]] = {
+    "area": [("name", None, S), ("description", "text", S), ("task_count", None, I)],
+    "task": [("name", None, S), ("area", None, S), ("description", "text", S), ("paper_count", None, I)],
+    "method": [("name", None, S), ("full_name", None, S), ("description", "text", S), ("introduced_year", None, I)],
+    "dataset": [("name", None, S), ("full_name", None, S), ("modality", None, S), ("description", "text", S)],
+    "conference": [("name", None, S), ("full_name", None, S)],
+    "proceeding": [("name", None, S), ("conference", None, S), ("year", None, I)],
+}
+RESEARCH_TOPICS["areas"] = RESEARCH_TOPICS["area"]
+TOPIC_FIELDS.update({f"research_{kind}": fields for kind, fields in RESEARCH_TOPICS.items()})
 
 # A country is a country (its code, capital, region, population and currency), not a museum or a
 # hotel with a rating, which the place archetype made of Comex Stat's and FMP's countries.
@@ -1251,6 +1265,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "ledger"
     if topic.startswith("exchange_"):
         return "exchange"
+    if topic.startswith("research_"):
+        return "research"
     if topic.startswith("game_character"):
         return "game_character"
     if topic in ("country", "chat_channel"):
@@ -1711,6 +1727,12 @@ def _has_street(ctx: ValueContext) -> bool:
 def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: ValueContext, n: int) -> Any:
     if sem == "flag" and t in ("string", None):
         return rng.choice(["true", "false"])  # a flag a spec declares a string: never the email its name mentions
+    # an accounting system's, an exchange's or a research catalog's records: their own fields first (a
+    # method's `full_name` is "Residual Network", not a person's)
+    value = {"ledger": ledger_value, "research": research_value}.get(ctx.family, lambda *a: None)(name, t, ctx, n) \
+        if ctx.family != "exchange" else exchange_value(name, t, ctx, n, rng)
+    if value is not None:
+        return value
     toks = _name_tokens(name)
     w = ctx.world
     # a record about a person (an author, a user) is one person: its name, email and handle agree
@@ -1724,14 +1746,6 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         return person.name  # `owner_name` is the owner's name, whatever the record is about
     if ctx.family == "gateway" and t in ("string", "array", None):
         value = gateway_value(name, t, ctx, n)
-        if value is not None:
-            return value
-    if ctx.family == "ledger":
-        value = ledger_value(name, t, ctx, n)
-        if value is not None:
-            return value
-    if ctx.family == "exchange":
-        value = exchange_value(name, t, ctx, n, rng)
         if value is not None:
             return value
     if ctx.family and t in ("string", None) and sem not in ("email", "phone", "date", "datetime", "currency", "company_name"):
@@ -2258,6 +2272,72 @@ def exchange_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: r
             or (t == "array" and not isinstance(value, list)) or (t == "boolean" and not isinstance(value, bool)):
         return None
     return int(value) if t == "integer" and isinstance(value, float) else value
+
+
+RESEARCH_AREAS = [("Computer Vision", "Recognising, detecting and generating images and video."),
+                  ("Natural Language Processing", "Understanding, translating and generating text."),
+                  ("Speech", "Recognising and synthesising spoken language."),
+                  ("Reinforcement Learning", "Agents that learn to act from rewards."),
+                  ("Graphs", "Learning on nodes, edges and whole graphs."), ("Time Series", "Forecasting and classifying sequences over time."),
+                  ("Robotics", "Perception and control for physical robots."), ("Medical", "Diagnosis and segmentation from medical data."),
+                  ("Computer Code", "Generating, completing and repairing programs."), ("Audio", "Classifying, separating and generating sound."),
+                  ("Knowledge Base", "Reasoning over facts and entity links."), ("Adversarial", "Attacks on models and defences against them.")]
+RESEARCH_TASKS = [("Image Classification", "Computer Vision"), ("Machine Translation", "Natural Language Processing"), ("Speech Recognition", "Speech"),
+                  ("Atari Games", "Reinforcement Learning"), ("Node Classification", "Graphs"), ("Time Series Forecasting", "Time Series"),
+                  ("Object Detection", "Computer Vision"), ("Question Answering", "Natural Language Processing"),
+                  ("Semantic Segmentation", "Computer Vision"), ("Text Summarization", "Natural Language Processing"),
+                  ("Named Entity Recognition", "Natural Language Processing"), ("Image Generation", "Computer Vision")]
+RESEARCH_METHODS = [("Transformer", "Transformer", "An architecture built on attention alone, without recurrence.", 2017),
+                    ("ResNet", "Residual Network", "Deep convolutional networks trained through identity shortcuts.", 2015),
+                    ("Adam", "Adaptive Moment Estimation", "A stochastic optimiser with per-parameter adaptive step sizes.", 2014),
+                    ("Dropout", "Dropout", "Randomly zeroing activations during training to reduce overfitting.", 2014),
+                    ("BERT", "Bidirectional Encoder Representations from Transformers", "A bidirectional Transformer pretrained by masked language modelling.", 2018),
+                    ("LoRA", "Low-Rank Adaptation", "Fine-tuning through trainable low-rank updates to frozen weights.", 2021),
+                    ("BatchNorm", "Batch Normalization", "Normalising layer inputs over each mini-batch.", 2015),
+                    ("GCN", "Graph Convolutional Network", "Convolutions over a graph's neighbourhoods.", 2016),
+                    ("GAN", "Generative Adversarial Network", "A generator trained against a discriminator.", 2014),
+                    ("U-Net", "U-Net", "An encoder-decoder with skip connections for segmentation.", 2015),
+                    ("Word2Vec", "Word2Vec", "Word embeddings learned from their contexts.", 2013),
+                    ("Layer Normalization", "Layer Normalization", "Normalising across the features of each example.", 2016)]
+RESEARCH_DATASETS = [("ImageNet", "ImageNet Large Scale Visual Recognition Challenge", "Images"), ("COCO", "Microsoft Common Objects in Context", "Images"),
+                     ("SQuAD", "Stanford Question Answering Dataset", "Texts"), ("GLUE", "General Language Understanding Evaluation", "Texts"),
+                     ("CIFAR-10", "Canadian Institute for Advanced Research, 10 classes", "Images"), ("LibriSpeech", "LibriSpeech ASR corpus", "Audio"),
+                     ("WMT 2014", "Workshop on Machine Translation 2014", "Texts"), ("Cora", "Cora citation network", "Graphs"),
+                     ("MNIST", "Modified NIST handwritten digits", "Images"), ("Penn Treebank", "Penn Treebank", "Texts"),
+                     ("Kinetics", "Kinetics human action video dataset", "Videos"), ("MS MARCO", "Microsoft Machine Reading Comprehension", "Texts")]
+CONFERENCES = [("NeurIPS", "Conference on Neural Information Processing Systems"), ("ICML", "International Conference on Machine Learning"),
+               ("ICLR", "International Conference on Learning Representations"), ("CVPR", "Conference on Computer Vision and Pattern Recognition"),
+               ("ACL", "Annual Meeting of the Association for Computational Linguistics"), ("EMNLP", "Conference on Empirical Methods in Natural Language Processing"),
+               ("AAAI", "AAAI Conference on Artificial Intelligence"), ("KDD", "Conference on Knowledge Discovery and Data Mining"),
+               ("ECCV", "European Conference on Computer Vision"), ("ICCV", "International Conference on Computer Vision"),
+               ("NAACL", "North American Chapter of the Association for Computational Linguistics"), ("COLT", "Conference on Learning Theory")]
+
+
+def research_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+    """A field of a research catalog's record, by the record's kind (`ctx.entity`) and the field's name:
+    an area's or a task's name, a method's full name and year, a dataset's modality, a conference's
+    acronym; None for a field such records do not have."""
+    kind = singular(words(ctx.entity)[-1]) if words(ctx.entity) else ""
+    area, area_text = RESEARCH_AREAS[n % len(RESEARCH_AREAS)]
+    task, task_area = RESEARCH_TASKS[n % len(RESEARCH_TASKS)]
+    method, method_full, method_text, method_year = RESEARCH_METHODS[n % len(RESEARCH_METHODS)]
+    dataset, dataset_full, modality = RESEARCH_DATASETS[n % len(RESEARCH_DATASETS)]
+    conf, conf_full = CONFERENCES[n % len(CONFERENCES)]
+    year = 2019 + n % 6
+    own = {"area": (area, area_text), "task": (task, f"{task}: a benchmark task of {task_area}."), "method": (method, method_text),
+           "dataset": (dataset, f"{dataset_full}, a dataset of {modality.lower()}."), "conference": (conf, conf_full),
+           "proceeding": (f"{conf} {year}", f"Proceedings of {conf} {year}")}.get(kind)
+    if own is None:
+        return None
+    values: dict[str, Any] = {
+        "name": own[0], "title": own[0], "description": own[1], "area": task_area, "task_count": 12 + 7 * n, "paper_count": 150 + 37 * n,
+        "full_name": {"method": method_full, "dataset": dataset_full, "conference": conf_full}.get(kind), "introduced_year": method_year,
+        "modality": modality, "conference": conf, "conference_name": conf, "acronym": conf, "year": year,
+    }
+    value = values.get(snake(name))
+    if value is None or (t in ("integer", "number") and not isinstance(value, int)) or (t == "string" and not isinstance(value, str)):
+        return None
+    return value
 
 
 def ledger_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
