@@ -35,6 +35,8 @@ tool through `Environment.step`, as an agent would. One check per failure family
 - keyspace: a key-value store's commands act on one keyspace as the store's own do (kv.py);
 - home: a Home Assistant switches the entity its spec names (off reads off, toggled reads on) and does
   not find one that does not exist (home.py);
+- git: a git client stages what it adds, commits what is staged (the log shows it, the status no
+  longer does), refuses an empty commit and a checkout of a branch that does not exist (git.py);
 - sees_writes also reads a count (`count_documents`) before and after a create: one more.
 
 A check that does not apply to a tool is not recorded; one that applies but cannot be set up is
@@ -64,6 +66,7 @@ from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
 from compoworld.synthesis.clinical import WORKED, clinical_formula
+from compoworld.synthesis.git import REPO_PATH, git_command, is_git
 from compoworld.synthesis.home import home_command, is_home
 from compoworld.synthesis.kv import is_kv_store, kv_command, key_param as kv_key_param
 from compoworld.synthesis.world import PLACEHOLDER, PRICE_FIELDS
@@ -1031,12 +1034,15 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     env = Environment([cls], seed=seed)
     # a key-value store's commands are checked by what the store does (`keyspace`), not as records
     commands = {n: c for n, t in tools.items() if (c := kv_command(t.name))} if is_kv_store([t.name for t in server.tools]) else {}
+    # so are a git client's, by what git does to one repository (`git`)
+    git_commands = {n: c for n, t in tools.items() if snake(t.name).startswith("git_") and (c := git_command(t.name))} \
+        if is_git(set(words(server.name)) | set(words(server.description or "")), [t.name for t in server.tools]) else {}
     # reads before writes, deletes last: every read sees the seeded records
     for name, tool in sorted(tools.items(), key=lambda kv: (specs[kv[0]].destructive, not specs[kv[0]].read_only, kv[0])):
         spec = specs[name]
         _check_kind(name, spec, intents[name], rec)
         _check_output_fields(env, cls.name, name, spec, tool, rec)
-        if name in commands:
+        if name in commands or name in git_commands:
             continue
         _check_keyed(env, cls.name, name, spec, intents[name], rec)
         _check_object_input(env, cls.name, name, spec, tool, rec)
@@ -1050,7 +1056,71 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     _check_database(cls, seed, tools, rec)
     _check_keyspace(cls, seed, tools, commands, rec)
     _check_home(cls, seed, server, tools, rec)
+    _check_git(cls, seed, tools, git_commands, rec)
     return rec.checks
+
+
+_GIT_ARGS = {"repo": ("repo_path", "repository", "repo", "repository_path", "repo_url", "cwd", "path", "directory"),
+             "files": ("files", "paths", "file_paths", "pathspec", "file", "file_path"), "message": ("message", "commit_message", "msg"),
+             "branch": ("branch_name", "branch", "target", "ref", "name")}
+
+
+def _check_git(cls: type[Service], seed: int, tools: dict[str, ToolIn], commands: dict[str, str], rec: _Rec) -> None:
+    """A git client's commands act on one repository as git does (git.py): a file the status shows
+    changed is staged once added; a commit records it (the log's newest message is the commit's) and
+    leaves it neither staged nor untracked; a commit with nothing staged and a checkout of a branch that
+    does not exist are refused; a reset unstages. Arguments go by the spec's own parameter names."""
+    if not commands:
+        return
+    by_cmd = {c: n for n, c in commands.items()}
+    missing = [c for c in ("status", "add", "commit", "log") if c not in by_cmd]
+    if missing:
+        for name in commands:
+            rec.add("git", name, "skip", f"the spec has no {missing[0]} to check against")
+        return
+    env, svc, problems = Environment([cls], seed=seed), cls.name, []
+
+    def call(cmd: str, **values: Any) -> Observation:
+        props = tools[by_cmd[cmd]].input_schema.get("properties") or {}
+        args: dict[str, Any] = {}
+        for p, schema in props.items():
+            for role, names in _GIT_ARGS.items():
+                if snake(p) in names and (role == "repo" or role in values) and p not in args:
+                    value = REPO_PATH if role == "repo" else values[role]
+                    args[p] = value if role != "files" or main_type(schema if isinstance(schema, dict) else {}) == "array" else value[0]
+        return _call(env, svc, by_cmd[cmd], args)
+
+    def paths(obs: Observation, *keys: str) -> list[str]:
+        data = obs.data if obs.ok and isinstance(obs.data, dict) else {}
+        return [x["path"] if isinstance(x, dict) else str(x) for k in keys for x in data.get(k) or []]
+
+    before = call("status")
+    changed = paths(before, "untracked", "unstaged")
+    if not changed:
+        problems.append(f"the status shows no change to stage ({before.error or 'nothing changed'})")
+    else:
+        path, message = changed[0], "Record the fidelity check"
+        added = call("add", files=[path])
+        if not added.ok or path not in paths(call("status"), "staged"):
+            problems.append(f"{path} added is not staged" + (f" ({added.error})" if not added.ok else ""))
+        done = call("commit", message=message)
+        log = call("log")
+        newest = (log.data.get("commits") or [{}])[0].get("message") if log.ok and isinstance(log.data, dict) else None
+        if not done.ok or newest != message:
+            problems.append(f"the log's newest commit is {newest!r}, not the one just made" + (f" ({done.error})" if not done.ok else ""))
+        if path in paths(call("status"), "staged", "untracked"):
+            problems.append(f"{path} is still staged or untracked after the commit")
+        if call("commit", message=message).ok:
+            problems.append("a commit with nothing staged was made")
+        rest = [p for p in paths(call("status"), "untracked", "unstaged") if p != path]
+        if "reset" in by_cmd and rest:
+            call("add", files=[rest[0]])
+            if not call("reset").ok or rest[0] in paths(call("status"), "staged"):
+                problems.append(f"{rest[0]} is still staged after a reset")
+    if "checkout" in by_cmd and call("checkout", branch="zz-no-such-branch").ok:
+        problems.append("a branch that does not exist was checked out")
+    for name in commands:
+        rec.add("git", name, "fail" if problems else "pass", "; ".join(problems[:2]))
 
 
 _ENTITY_EXAMPLE = re.compile(r"['\"]([a-z_]+\.[a-z0-9_]+)['\"]")

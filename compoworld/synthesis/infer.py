@@ -20,6 +20,7 @@ from compoworld.services.json_schema import fits, json_types, main_type
 from compoworld.synthesis import compute
 from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
 from compoworld.synthesis.home import COMMANDS as HOME_COMMANDS, HOME_ENTITY_SEM, home_command, home_entity, is_home
+from compoworld.synthesis.git import COMMANDS as GIT_COMMANDS, GIT_REPO_SEM, git_command, git_entities, is_git, repo_param
 from compoworld.synthesis.kv import COMMANDS as KV_COMMANDS, KV_KEY_SEM, is_kv_store, key_param, kv_command, kv_entity
 from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_entity, sql_kind, statement_param
 from compoworld.synthesis.loader import ServerSpec, ToolIn
@@ -240,6 +241,7 @@ class TInfo:
     sql: str | None = None  # what a tool of a service that runs SQL does with its database (sql.py)
     kv: str | None = None  # the command a tool of a key-value store runs on its keyspace (kv.py)
     home: str | None = None  # the command a tool of a home automation service runs on its home (home.py)
+    git: str | None = None  # the command a tool of a git client runs on its repository (git.py)
     counts: bool = False  # named for a count of its records (`count_documents`, `get_transaction_count`): `_counts`
 
 
@@ -803,6 +805,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _sql_database(infos)
     _kv_store(infos)
     _home_automation(infos, server_words | set(words(server.description or "")))
+    _git_repository(infos, server_words | set(words(server.description or "")))
     _counts(infos)
     _statistics(infos)
     _company_profiles(infos)
@@ -826,7 +829,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
     # Fields: those of writes and reads first, so a listing knows which of its numbers name a field.
     for t in sorted(infos, key=lambda t: t.op == "list"):
-        if t.entity is None or t.op in ("action", "browser", "sql", "kv", "home"):
+        if t.entity is None or t.op in ("action", "browser", "sql", "kv", "home", "git"):
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
         _collect_fields(t, e)
@@ -849,6 +852,9 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         plans_e[_own("kv")] = kv_entity()
     if any(t.op == "home" for t in infos):
         plans_e[_own("home")] = home_entity()
+    if any(t.op == "git" for t in infos):
+        for i, ep in enumerate(git_entities()):  # its files (the tools' collection), commits and branches
+            plans_e[_own("git" if i == 0 else ep.collection)] = ep
     if any(t.op == "action" for t in infos):
         plans_e[_own("action")] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
     if any(t.op == "world_model" for t in infos):
@@ -879,8 +885,8 @@ ACTION_KEY = _own("action")
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
     """Keys, references and the final operation of a tool, now that the service's entities are known."""
-    if t.op in ("compute", "world_model", "action", "browser", "sql", "kv", "home"):
-        if t.op in ("action", "browser", "sql", "kv", "home"):
+    if t.op in ("compute", "world_model", "action", "browser", "sql", "kv", "home", "git"):
+        if t.op in ("action", "browser", "sql", "kv", "home", "git"):
             t.entity = _own(t.op)
         return
     ent = t.head
@@ -1469,12 +1475,13 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             and not any(pp.role == "key" for pp in params):
         op = "list"  # `get_config()`, `printEnv()`: the whole configuration, not one setting of it
     read_only = op in ("get", "list", "count", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe") \
-        or (t.kv is not None and KV_COMMANDS[t.kv][1]) or (t.home is not None and HOME_COMMANDS[t.home])
+        or (t.kv is not None and KV_COMMANDS[t.kv][1]) or (t.home is not None and HOME_COMMANDS[t.home]) \
+        or (t.git is not None and GIT_COMMANDS[t.git])
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
                     read_only=read_only, destructive=op == "delete",
                     idempotent=op in ("get", "list", "count", "lookup", "compute", "update", "delete", "world_model") or read_only,
-                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv, home=t.home)
+                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv, home=t.home, git=t.git)
     plan.output_schema = output_schema(plan, e, service)
     return plan
 
@@ -1585,7 +1592,7 @@ def _thinking_tools(infos: list[TInfo]) -> None:
         name = t.tool.name.lower()
         said = _name_verb(t.tokens)
         if not _THINKING.search(name) or (said and VERB_CLASS.get(said[0]) in ("get", "list", "delete")) \
-                or t.op in ("compute", "sql", "browser", "kv", "home"):
+                or t.op in ("compute", "sql", "browser", "kv", "home", "git"):
             continue  # `get_thoughts` lists the entries, `clear_thoughts` removes them
         if not any(p.required and p.type in ("string", "object", "array") for p in t.params):
             continue  # what it would keep is not given
@@ -1687,6 +1694,13 @@ def _home_automation(infos: list[TInfo], server_words: set[str]) -> None:
                       HOME_ENTITY_SEM)
 
 
+def _git_repository(infos: list[TInfo], server_words: set[str]) -> None:
+    """A git client's tools (`git_status`, `git_add`, `git_commit`, `git_log`...) read and change one
+    repository (git.py): `git_add` stages a file that `git_status` then shows, `git_commit` records it."""
+    if is_git(server_words, [t.tool.name for t in infos]):
+        _run_commands(infos, "git", lambda name: git_command(name) if snake(name).startswith("git_") else None, repo_param, GIT_REPO_SEM)
+
+
 def _kv_store(infos: list[TInfo]) -> None:
     """A service whose tools are a key-value store's commands (Redis' `set`, `hget`, `lpush`, `zadd`)
     holds one keyspace: those tools run their commands on it (kv.py)."""
@@ -1694,7 +1708,7 @@ def _kv_store(infos: list[TInfo]) -> None:
         _run_commands(infos, "kv", kv_command, key_param, KV_KEY_SEM)
 
 
-def _run_commands(infos: list[TInfo], op: Literal["kv", "home"], command_of: Callable[[str], str | None],
+def _run_commands(infos: list[TInfo], op: Literal["kv", "home", "git"], command_of: Callable[[str], str | None],
                   key_of: Callable[[str, dict[str, Any]], str | None], key_sem: str) -> None:
     """Each tool a command names runs it on the service's one store (a keyspace, a home): its op is
     `op`, the command is kept in the tool's field of that name, and the parameter naming one of the

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Op = Literal["create", "get", "list", "count", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv", "home"]
+Op = Literal["create", "get", "list", "count", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv", "home", "git"]
 Fidelity = Literal["faithful", "structural", "simulated"]
 ParamRole = Literal[
     "key",  # locates the target record (with the other keys)
@@ -86,6 +86,7 @@ class ToolPlan(BaseModel):
     sql: str | None = None  # what a tool of a SQL database does with it (op "sql"; sql.py)
     kv: str | None = None  # the command a tool of a key-value store runs (op "kv"; kv.py)
     home: str | None = None  # the command a tool of a home automation service runs (op "home"; home.py)
+    git: str | None = None  # the command a tool of a git client runs on its repository (op "git"; git.py)
     fidelity: Fidelity | None = None  # set after the fidelity checks (fidelity.py); None: not checked
 
     @property

@@ -14,7 +14,7 @@ from compoworld.services.json_schema import InvalidValue, compile_validator, fit
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.browser import run_browser
-from compoworld.synthesis import home, kv
+from compoworld.synthesis import git, home, kv
 from compoworld.synthesis.sql import SQL_SEMS, SQL_TABLES, examples, run_sql, seed_tables
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.filesystem import FILE_TOPICS, entries
@@ -75,6 +75,10 @@ class CompiledService(Service):
             if e.collection == home.HOME_ENTITIES:  # a home: its lights, switches, sensors, lock and automations
                 out[e.collection] = home.seed_entities(gen.rng, gen.now)
                 continue
+            if e.collection in (git.GIT_FILES, git.GIT_COMMITS, git.GIT_BRANCHES):  # a repository: its history and working tree
+                if git.GIT_FILES not in out:
+                    out.update(git.seed_repository(gen.rng, gen.now, [p.name for p in gen.world.employees[:3]]))
+                continue
             ctx = ValueContext.of(gen.world, gen.now, e.entity, e.collection, e.topic, f"{self.name} {self.description}")
             n = gen.n(e.size) if e.size else 0
             ctx.ids = tuple(f"{e.prefix}_{i + 1:04d}" for i in range(n))
@@ -109,6 +113,8 @@ class CompiledService(Service):
             return kv.examples(list(self.db[kv.KV_KEYS]), rng)
         if sem == home.HOME_ENTITY_SEM and home.HOME_ENTITIES in self.db:
             return home.examples(list(self.db[home.HOME_ENTITIES]), rng)
+        if sem == git.GIT_REPO_SEM and git.GIT_FILES in self.db:
+            return git.examples(rng)
         if sem not in SQL_SEMS or SQL_TABLES not in self.db:
             return []
         return list(examples(list(self.db[SQL_TABLES]), sem == "sql_write", rng))
@@ -208,6 +214,8 @@ class CompiledService(Service):
             return kv.run_kv(self, t, args)
         if op == "home":
             return home.run_home(self, t, args)
+        if op == "git":
+            return git.run_git(self, t, args)
         assert e is not None, f"tool {name} has no collection"
         args = _unwrapped(t, args)
         if op == "create":

@@ -63,6 +63,10 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
         from compoworld.synthesis.kv import kv_output
 
         return kv_output(t)
+    if t.op == "git":
+        from compoworld.synthesis.git import git_output
+
+        return git_output(t)
     if e is None:
         return {"type": "object"}
     if t.op == "count":
