@@ -1382,3 +1382,30 @@ def test_a_research_catalogs_areas_tasks_and_methods_are_its_own() -> None:
     assert methods and all(m["full_name"] == full[m["name"]] for m in methods), methods
     conferences = env.step({"name": "paperswithcode__list_conferences", "arguments": {}}).data["items"]
     assert conferences and {c["name"] for c in conferences} <= {name for name, _ in CONFERENCES}
+
+
+def test_an_events_times_are_times_and_a_markets_calendars_list_what_they_name() -> None:
+    """Google Calendar's events began at "start-04" (a start "in ISO format" is a time) and ended months
+    after they began; FMP's dividend, earnings and IPO calendars answered meetings: a meeting lasts an
+    hour or two, and a market's calendar lists its dividends, earnings announcements and listings."""
+    iso = {"type": "string", "description": "Start time in ISO format"}
+    calendar = infer_plan(_server("Google Calendar", [
+        _tool("create_event", {"summary": S, "start": iso, "end": {**iso, "description": "End time in ISO format"}}, ["summary", "start", "end"],
+              "Create a new calendar event"),
+        _tool("list_events", {}, [], "List calendar events")]), "calendar")
+    env = Environment([build_service(calendar)], seed=3)
+    for event in env.step({"name": "calendar__list_events", "arguments": {}}).data["items"]:
+        began, ended = (datetime.fromisoformat(event[k].replace("Z", "+00:00")) for k in ("start", "end"))
+        assert timedelta(minutes=15) <= ended - began <= timedelta(hours=3), event
+    fmp = infer_plan(_server("Financial Modeling Prep", [
+        _tool(f"get{kind}Calendar", {"from": {"type": "string", "description": "Start date (YYYY-MM-DD)"}}, [], f"{kind} calendar of stocks")
+        for kind in ("Dividends", "Earnings", "IPO")]), "fmp")
+    env = Environment([build_service(fmp)], seed=3)
+
+    def rows(kind: str) -> list[dict[str, Any]]:
+        data = env.step({"name": f"fmp__get{kind}Calendar", "arguments": {}}).data
+        return data["items"] if "items" in data else [data]
+
+    assert all(r["ex_date"] <= r["record_date"] <= r["payment_date"] for r in rows("Dividends"))
+    assert all(r["fiscal_date_ending"] < r["date"] and 0.8 < r["eps_actual"] / r["eps_estimated"] < 1.2 for r in rows("Earnings"))
+    assert all(r["exchange"] in ("NASDAQ", "NYSE") and "-" in r["price_range"] and "starts_at" not in r for r in rows("IPO"))

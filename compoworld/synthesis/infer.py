@@ -299,6 +299,15 @@ def _param_sem(p: PInfo) -> str | None:
         return "date"
     if ws & {"datetime", "timestamp"} or s.endswith("_at") or s in ("start_time", "end_time", "time", "starttime", "endtime", "since", "until"):
         return "datetime" if t == "string" else None
+    if s in ("start", "end", "from", "to", "begin") and t == "string":
+        # `create_event(start="Start time in ISO format")`: a bound in time when its description says one
+        said = str(p.schema.get("description") or "") if isinstance(p.schema, dict) else ""
+        if re.search(r"yyyymmdd|unix", said, re.I):
+            return None  # a format of its own: no ISO date fits it
+        if re.search(r"\b(?:time|iso|iso-?8601|timestamp|rfc ?3339|datetime)\b", said, re.I):
+            return "datetime"
+        if re.search(r"\b(?:date|yyyy-mm-dd)\b", said, re.I):
+            return "date"
     for names, sem in SEM_BY_NAME:
         if s in names or (ws & names and sem in ("email", "url", "phone", "currency", "city", "country")):
             if sem in ("money", "quantity", "percent", "duration") and t not in ("number", "integer"):
@@ -454,6 +463,10 @@ def _description_verb(description: str) -> str | None:
 RELATIONAL_PARTICIPLES = frozenset({"associated", "related", "linked", "attached", "assigned", "connected", "belonging", "bound", "mapped"})
 
 
+# what a market's calendar lists: its dividends, earnings, IPOs and splits
+CALENDAR_OF = frozenset({"dividend", "earning", "earnings", "ipo", "split"})
+
+
 def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
     """(head noun singular, modifiers, head was plural)."""
     after = tokens[vidx + 1:] if vidx >= 0 else tokens
@@ -474,6 +487,8 @@ def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
     cand = [t for t in cand if t != "list"]
     # `retrieve_service_associated_to_a_specific_certificate`: the service, not an "associated"
     content = [t for t in cand if t not in ATTRS and t not in RELATIONAL_PARTICIPLES]
+    if len(content) >= 2 and content[-1] in ("calendar", "calendars") and singular(content[-2]) in CALENDAR_OF:
+        content = content[:-1]  # FMP's `getDividendsCalendar`: the dividends to come, not meetings
     if content:
         head_raw = content[-1]
         mods = content[:-1]

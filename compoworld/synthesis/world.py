@@ -365,6 +365,8 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
     coherent_place(row)
     coherent_country(row)
     coherent_run(row, rng)
+    coherent_span(row, rng, ctx.family)
+    coherent_listing(row, rng, n)
     if ctx.family == "game_character":
         coherent_character(row)
     if ctx.family == "exchange":
@@ -399,12 +401,59 @@ def coherent_character(row: dict[str, Any]) -> None:
         row["name"] = asked.title() if asked.isupper() else asked
 
 
+SPANS = [("start", "end"), ("starts_at", "ends_at"), ("start_time", "end_time"), ("start_at", "end_at"), ("begin", "end")]
+
+
+def coherent_span(row: dict[str, Any], rng: random.Random, family: str) -> None:
+    """An event's end follows its start: a meeting lasts half an hour to two hours, not the months two
+    dates drawn apart would give it (Google Calendar's events had ended four months after they began)."""
+    for a, b in SPANS:
+        start, end = row.get(a), row.get(b)
+        if not (isinstance(start, str) and isinstance(end, str) and start.endswith("Z") and end.endswith("Z") and "T" in start):
+            continue
+        began = datetime.fromisoformat(start.replace("Z", "+00:00"))
+        ended = datetime.fromisoformat(end.replace("Z", "+00:00"))
+        if family == "event" or ended <= began:
+            row[b] = format_timestamp(began + timedelta(minutes=rng.choice([30, 45, 60, 60, 90, 120])))
+        return
+
+
 def coherent_run(row: dict[str, Any], rng: random.Random) -> None:
     """A run of a workflow lasts minutes, not the weeks two dates drawn apart would give it."""
     start, end = row.get("started_at"), row.get("ended_at")
     if row.get("state") in RUN_STATES and isinstance(start, str) and isinstance(end, str) and start.endswith("Z"):
         began = datetime.fromisoformat(start.replace("Z", "+00:00"))
         row["ended_at"] = format_timestamp(began + timedelta(minutes=rng.randint(2, 95)))
+
+
+# (symbol, company) of listings to come
+IPOS = [("ALAB", "Astera Labs, Inc."), ("RDDT", "Reddit, Inc."), ("CART", "Maplebear Inc."), ("BIRK", "Birkenstock Holding plc"),
+        ("KVYO", "Klaviyo, Inc."), ("ARM", "Arm Holdings plc"), ("CAVA", "CAVA Group, Inc."), ("ONON", "On Holding AG")]
+
+
+def coherent_listing(row: dict[str, Any], rng: random.Random, n: int) -> None:
+    """An IPO is a new company's, on an exchange, at a price range; an earnings announcement's results
+    lie near its estimates."""
+    if "price_range" in row and "symbol" in row:
+        symbol, company = IPOS[n % len(IPOS)]
+        low = rng.randint(12, 40)
+        row.update({"symbol": symbol, "price_range": f"{low:.2f}-{low + 2:.2f}"})
+        for k in ("company", "name"):
+            if k in row:
+                row[k] = company
+        if "exchange" in row:
+            row["exchange"] = ("NASDAQ", "NYSE")[n % 2]
+        if _is_number(row.get("shares")):
+            row["shares"] = rng.randint(5, 40) * 1_000_000
+    if _is_number(row.get("eps_estimated")):
+        row["eps_estimated"] = round(rng.uniform(0.2, 4.5), 2)
+        if _is_number(row.get("eps_actual")):
+            row["eps_actual"] = round(row["eps_estimated"] * rng.uniform(0.85, 1.15), 2)
+    if isinstance(row.get("date"), str) and isinstance(row.get("fiscal_date_ending"), str) and "eps_estimated" in row:
+        announced = datetime.fromisoformat(row["date"][:10])  # a quarter is announced some weeks after it ends
+        row["fiscal_date_ending"] = (announced - timedelta(days=rng.randint(20, 45))).date().isoformat()
+    if _is_number(row.get("revenue_estimated")) and _is_number(row.get("revenue_actual")):
+        row["revenue_actual"] = round(row["revenue_estimated"] * rng.uniform(0.95, 1.06), 2)
 
 
 def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
@@ -850,6 +899,12 @@ FINANCE_TOPICS: dict[str, list[F]] = {
                       ("reporting_name", "person_name", S), ("type_of_owner", None, S), ("transaction_type", None, S),
                       ("securities_transacted", None, I), ("price", "money", N)],
     "sec_filing": [("symbol", "code", S), ("cik", None, S), ("form_type", None, S), ("filing_date", "date", S), ("link", "url", S)],
+    # an earnings announcement (FMP's `getEarningsCalendar`, Alpha Vantage's `earnings_calendar`): estimates and results
+    "earning": [("symbol", "code", S), ("date", "date", S), ("fiscal_date_ending", "date", S), ("eps_estimated", None, N),
+                ("eps_actual", None, N), ("revenue_estimated", None, N), ("revenue_actual", None, N)],
+    # a listing to come (`getIPOCalendar`): a new company's symbol, its exchange, price range and shares offered
+    "ipo": [("symbol", "code", S), ("company", "company_name", S), ("date", "date", S), ("exchange", None, S), ("price_range", None, S),
+            ("shares", None, I)],
     # a symbol's prices over time, one bar per interval (`get_historical_stock_prices`, `fetch_ohlcv`, `get_klines`)
     "price_history": [("symbol", "code", S), ("interval", None, S), ("currency", "currency", S),
                       ("candles", None, {"type": "array", "items": {"type": "object", "properties": {
@@ -978,6 +1033,10 @@ def _named_kind(own: set[str], context: set[str], finance: bool) -> str | None:
         return "stock_split"
     if "filing" in own and context & FILING_WORDS:
         return "sec_filing"
+    if "earning" in own and finance and not own & {"call", "transcript", "estimate"}:
+        return "earning"
+    if "ipo" in own:  # an initial public offering is a market's, whatever else the service says
+        return "ipo"
     return None
 
 
