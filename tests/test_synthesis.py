@@ -1409,3 +1409,23 @@ def test_an_events_times_are_times_and_a_markets_calendars_list_what_they_name()
     assert all(r["ex_date"] <= r["record_date"] <= r["payment_date"] for r in rows("Dividends"))
     assert all(r["fiscal_date_ending"] < r["date"] and 0.8 < r["eps_actual"] / r["eps_estimated"] < 1.2 for r in rows("Earnings"))
     assert all(r["exchange"] in ("NASDAQ", "NYSE") and "-" in r["price_range"] and "starts_at" not in r for r in rows("IPO"))
+
+
+def test_a_chats_send_tools_send_messages() -> None:
+    """WAHA's `sendLinkPreview` and `sendContactVcard` had made news stories and `sendLocation` a place
+    with a rating; Telegram's `tg_send_message(text, reply_to_message_id?)` refused to send without a
+    message to reply to: a chat's send tools send messages, which its message listing shows."""
+    tools = [_tool("sendText", {"chatId": S, "text": S}, ["chatId", "text"], "Send a text message"),
+             _tool("sendLocation", {"chatId": S, "latitude": {"type": "number"}, "longitude": {"type": "number"}}, ["chatId"], "Send a location"),
+             _tool("sendContactVcard", {"chatId": S, "vcard": S}, ["chatId"], "Send a contact card"),
+             _tool("getMessages", {"chatId": S}, ["chatId"], "Get the messages of a chat"),
+             _tool("tg_send_message", {"text": S, "reply_to_message_id": S}, ["text"], "Send a Telegram message")]
+    plan = infer_plan(_server("WhatsApp HTTP API", tools), "waha")
+    assert {t.original: t.collection for t in plan.tools if t.original.startswith(("send", "tg_"))} == \
+        {"sendText": "messages", "sendLocation": "messages", "sendContactVcard": "messages", "tg_send_message": "messages"}
+    env = Environment([build_service(plan)], seed=2)
+    sent = env.step({"name": "waha__sendLocation", "arguments": {"chatId": "chat_0001", "latitude": 52.5, "longitude": 13.4}})
+    assert sent.ok and sent.data["status"] == "sent", sent.content
+    listed = env.step({"name": "waha__getMessages", "arguments": {"chatId": "chat_0001"}}).data["items"]
+    assert sent.data["id"] in {m["id"] for m in listed}
+    assert env.step({"name": "waha__tg_send_message", "arguments": {"text": "Shipped today."}}).ok

@@ -810,6 +810,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         _lift_envelopes(t)
         infos.append(t)
     _retarget_attribute_heads(infos)
+    _sent_messages(infos, server_words)
     _nodes_are_entities(infos)
     _searches_find_the_services_records(infos)
     _searches_list(infos)
@@ -946,6 +947,9 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         id_keys = [p for p in cands if p.required and len(p.words) >= 2 and p.words[-1] in ID_SUFFIX
                    and singular(p.words[-2]) in named and id(p) not in {id(r) for r, _, _ in t.refs}]
     keys: list[PInfo] = id_keys[:1] or name_keys[:1]
+    if t.op == "transition" and t.verb in _CREATE_WHEN_NO_TARGET and keys and not keys[0].required \
+            and keys[0].snake.startswith(("reply_to", "in_reply_to", "quoted")):
+        keys = []  # `tg_send_message(text, reply_to_message_id?)`: a new message, perhaps in reply to one
     if not keys and t.op == "get":
         # `read_multiple_files(paths)`: a list of natural keys is a batch read keyed on the singular field
         keys = _batch_keys(cands)[:1]
@@ -1738,6 +1742,25 @@ def _run_commands(infos: list[TInfo], op: Literal["kv", "home", "git"], command_
         for p in t.params:
             if p.name == key:
                 p.sem = key_sem
+
+
+# what a chat sends (WAHA's `sendImage`, `sendLocation`, WeCom's `send_text`): a message of that kind
+MESSAGE_KINDS = frozenset({"text", "image", "file", "voice", "video", "audio", "button", "buttons", "poll", "location", "link", "vcard",
+                           "contact", "sticker", "document", "media", "photo", "gif", "animation", "reply"})
+CHAT_WORDS = frozenset({"whatsapp", "waha", "telegram", "tg", "wechat", "wework", "lark", "feishu", "ding", "dingtalk", "slack", "discord",
+                        "sms", "signal", "chat", "chatting", "messenger", "notify"})
+
+
+def _sent_messages(infos: list[TInfo], server_words: set[str]) -> None:
+    """`ChattingController_sendImage(chatId, file)`, `wework_send_text(content)`: a chat's send tools send
+    messages of a kind, not records of an "image" or a "text" (WAHA's link previews and contact cards
+    had been news stories, its locations places with a rating)."""
+    chat = bool(server_words & CHAT_WORDS) or any(t.head == "message" for t in infos)
+    for t in infos:
+        if chat and t.verb == "send" and t.head in MESSAGE_KINDS and t.op in ("create", "transition") \
+                and (server_words & CHAT_WORDS or set(t.tokens) & CHAT_WORDS or any(p.snake in ("chat_id", "chatid", "to", "recipient", "phone")
+                                                                                  for p in t.params)):
+            t.head = "message"
 
 
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:
