@@ -1429,3 +1429,17 @@ def test_a_chats_send_tools_send_messages() -> None:
     listed = env.step({"name": "waha__getMessages", "arguments": {"chatId": "chat_0001"}}).data["items"]
     assert sent.data["id"] in {m["id"] for m in listed}
     assert env.step({"name": "waha__tg_send_message", "arguments": {"text": "Shipped today."}}).ok
+
+
+def test_a_controllers_methods_act_on_the_controllers_records() -> None:
+    """WAHA's `SessionsController_list`, `ChannelsController_create` and `LabelsController_getAll` made
+    one collection of "controllers" (events with a start and an end): a NestJS controller's methods act
+    on the records the controller is named for."""
+    tools = [_tool("ContactsController_getAll", {"session": S}, [], "Get all contacts"),
+             _tool("ChannelsController_list", {"session": S}, [], "Get list of know channels"),
+             _tool("LabelsController_getAll", {"session": S}, [], "Get all labels"),
+             _tool("VersionController_get", {}, [], "Get the version of the server")]
+    plan = infer_plan(_server("WAHA", tools), "waha")
+    collections = {t.original: t.collection for t in plan.tools}
+    assert collections == {"ContactsController_getAll": "contacts", "ChannelsController_list": "channels",
+                           "LabelsController_getAll": "labels", "VersionController_get": "versions"}, collections

@@ -472,6 +472,8 @@ def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
     after = tokens[vidx + 1:] if vidx >= 0 else tokens
     before = tokens[:vidx] if vidx > 0 else []
     phrase = [t for t in after if t not in STOP] or [t for t in before if t not in STOP]
+    # WAHA's `SessionsController_list`: a NestJS controller's methods act on the controller's records
+    phrase = [t for t in phrase if t not in ("controller", "controllers")] or phrase
     # `search_pubmed_key_words`: PubMed searched by key words, not a search for words
     kw = next((i for i, t in enumerate(phrase) if t in ("keyword", "keywords") or (t == "key" and phrase[i + 1:i + 2] in (["word"], ["words"]))), None)
     if kw and vidx >= 0 and tokens[vidx] in ("search", "find", "query", "lookup"):
