@@ -1443,3 +1443,27 @@ def test_a_controllers_methods_act_on_the_controllers_records() -> None:
     collections = {t.original: t.collection for t in plan.tools}
     assert collections == {"ContactsController_getAll": "contacts", "ChannelsController_list": "channels",
                            "LabelsController_getAll": "labels", "VersionController_get": "versions"}, collections
+
+
+def test_a_solana_nodes_answers_are_slots_epochs_and_lamports() -> None:
+    """Solana's RPC tools had answered people (`get_largest_accounts`: an email and a city), orders
+    (`get_recent_performance_samples`), an email (`get_fee_for_message`) and placeholders (`get_epoch_info`):
+    a node answers slots and epochs that agree, supplies and fees in lamports, base58 keys."""
+    tools = [_tool("get_epoch_info", {}, [], "Returns information about the current epoch."),
+             _tool("get_supply", {}, [], "Returns information about the current supply."),
+             _tool("get_fee_for_message", {"from_pubkey": S, "to_pubkey": S, "lamports": {"type": "integer"}}, ["from_pubkey", "to_pubkey", "lamports"],
+                   "Returns the fee for a message."),
+             _tool("get_largest_accounts", {}, [], "Returns the 20 largest accounts, by lamport balance.")]
+    env = Environment([build_service(infer_plan(_server("Solana Client", tools), "solana_client"))], seed=4)
+
+    def call(name: str, **args: Any) -> Any:
+        data = env.step({"name": f"solana_client__{name}", "arguments": args}).data
+        return data["items"][0] if isinstance(data, dict) and "items" in data else data
+
+    epoch = call("get_epoch_info")
+    assert (epoch["epoch"], epoch["slot_index"]) == divmod(epoch["absolute_slot"], epoch["slots_in_epoch"]), epoch
+    supply = call("get_supply")
+    assert supply["circulating"] + supply["non_circulating"] == supply["total"]
+    assert call("get_fee_for_message", from_pubkey="a", to_pubkey="b", lamports=1000)["fee"] == 5000
+    account = call("get_largest_accounts")
+    assert "email" not in account and len(account["pubkey"]) >= 32 and isinstance(account["lamports"], int), account

@@ -371,6 +371,12 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
         coherent_character(row)
     if ctx.family == "exchange":
         coherent_pair(row, n)
+    if ctx.family == "solana" and isinstance(row.get("address"), str) and "pubkey" in row:
+        row["pubkey"] = row["address"]  # `getAccountInfo(address)`: that account's key
+    if ctx.family == "solana" and isinstance(row.get("slot"), int) and not isinstance(row["slot"], bool):
+        for k, v in (("parent_slot", row["slot"] - 1), ("block_height", row["slot"] - 20_000_000), ("epoch", row["slot"] // 432_000)):
+            if isinstance(row.get(k), int) and k != "epoch" or (k == "epoch" and "slot_index" in row):
+                row[k] = v  # a block's parent and height are its slot's
 
 
 def coherent_pair(row: dict[str, Any], n: int) -> None:
@@ -721,6 +727,34 @@ RESEARCH_TOPICS: dict[str, list[F]] = {
 }
 RESEARCH_TOPICS["areas"] = RESEARCH_TOPICS["area"]
 TOPIC_FIELDS.update({f"research_{kind}": fields for kind, fields in RESEARCH_TOPICS.items()})
+# A Solana node's own answers (its JSON-RPC: getEpochInfo, getSupply, getRecentPerformanceSamples...):
+# slots, epochs, blockhashes, supply in lamports. Accounts had been people with an email, performance
+# samples orders, the fee for a message an email, the inflation rate an exchange rate.
+SOLANA_TOPICS: dict[str, list[F]] = {
+    "account": [("pubkey", None, S), ("lamports", None, I), ("owner", None, S), ("executable", None, B), ("rent_epoch", None, I)],
+    "block": [("slot", None, I), ("blockhash", None, S), ("previous_blockhash", None, S), ("parent_slot", None, I), ("block_time", None, I),
+              ("block_height", None, I), ("transaction_count", None, I)],
+    "epoch": [("epoch", None, I), ("slot_index", None, I), ("slots_in_epoch", None, I), ("absolute_slot", None, I), ("block_height", None, I),
+              ("transaction_count", None, I)],
+    "schedule": [("slots_per_epoch", None, I), ("leader_schedule_slot_offset", None, I), ("warmup", None, B), ("first_normal_epoch", None, I),
+                 ("first_normal_slot", None, I)],
+    "blockhash": [("blockhash", None, S), ("last_valid_block_height", None, I)],
+    "hash": [("hash", None, S)],
+    "identity": [("identity", None, S)],
+    "leader": [("identity", None, S), ("slot", None, I)],
+    "governor": [("initial", None, N), ("terminal", None, N), ("taper", None, N), ("foundation", None, N), ("foundation_term", None, N)],
+    "rate": [("total", None, N), ("validator", None, N), ("foundation", None, N), ("epoch", None, I)],
+    "sample": [("slot", None, I), ("num_transactions", None, I), ("num_slots", None, I), ("sample_period_secs", None, I)],
+    "status": [("slot", None, I), ("confirmations", None, I), ("confirmation_status", None, S)],
+    "slot": [("slot", None, I)],
+    "supply": [("total", None, I), ("circulating", None, I), ("non_circulating", None, I)],
+    "commitment": [("total_stake", None, I)],
+    "fee": [("fee", None, I)],
+    "reward": [("epoch", None, I), ("effective_slot", None, I), ("amount", None, I), ("post_balance", None, I), ("commission", None, I)],
+    "height": [("block_height", None, I)],
+    "time": [("block_time", None, I)],
+}
+TOPIC_FIELDS.update({f"solana_{kind}": fields for kind, fields in SOLANA_TOPICS.items()})
 
 # A country is a country (its code, capital, region, population and currency), not a museum or a
 # hotel with a rating, which the place archetype made of Comex Stat's and FMP's countries.
@@ -1326,6 +1360,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "exchange"
     if topic.startswith("research_"):
         return "research"
+    if topic.startswith("solana_"):
+        return "solana"
     if topic.startswith("game_character"):
         return "game_character"
     if topic in ("country", "chat_channel"):
@@ -1789,7 +1825,7 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
     # an accounting system's, an exchange's or a research catalog's records: their own fields first (a
     # method's `full_name` is "Residual Network", not a person's)
     value = {"ledger": ledger_value, "research": research_value}.get(ctx.family, lambda *a: None)(name, t, ctx, n) \
-        if ctx.family != "exchange" else exchange_value(name, t, ctx, n, rng)
+        if ctx.family not in ("exchange", "solana") else {"exchange": exchange_value, "solana": solana_value}[ctx.family](name, t, ctx, n, rng)
     if value is not None:
         return value
     toks = _name_tokens(name)
@@ -2395,6 +2431,45 @@ def research_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any
     }
     value = values.get(snake(name))
     if value is None or (t in ("integer", "number") and not isinstance(value, int)) or (t == "string" and not isinstance(value, str)):
+        return None
+    return value
+
+
+SOL_SLOT = 300_000_000  # about where mainnet's slots were in 2025
+SYSTEM_PROGRAM = "11111111111111111111111111111111"
+
+
+def solana_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
+    """A field of a Solana node's answer, by its kind (`ctx.entity`) and the field's name: slots and
+    epochs that agree (an epoch is 432,000 slots), base58 hashes and keys, amounts in lamports."""
+    kind = singular(words(ctx.entity)[-1]) if words(ctx.entity) else ""
+    slot = ctx.shared(n, "slot", lambda: SOL_SLOT + 1_000 * n + rng.randint(0, 999))  # one slot per record: its epoch and height follow
+
+    def b58(k: int = 44) -> str:
+        return "".join(rng.choice(_B58) for _ in range(k))
+
+    lamports_in_sol = 1_000_000_000
+    supply = 589_000_000 * lamports_in_sol
+    values: dict[str, Any] = {
+        "pubkey": b58(), "owner": SYSTEM_PROGRAM, "lamports": rng.randint(1, 5_000) * 1_000_000, "executable": False, "rent_epoch": 0,
+        "slot": slot, "absolute_slot": slot, "parent_slot": slot - 1, "blockhash": b58(), "previous_blockhash": b58(), "hash": b58(),
+        "block_time": int(ctx.now.timestamp()) - 400 * n, "block_height": slot - 20_000_000, "transaction_count": rng.randint(1_000, 3_000),
+        "epoch": slot // 432_000, "slot_index": slot % 432_000, "slots_in_epoch": 432_000, "slots_per_epoch": 432_000,
+        "leader_schedule_slot_offset": 432_000, "warmup": False, "first_normal_epoch": 0, "first_normal_slot": 0,
+        "last_valid_block_height": slot - 20_000_000 + 150, "identity": b58(),
+        "initial": 0.08, "terminal": 0.015, "taper": 0.15, "foundation": 0.05 if kind == "governor" else 0.0, "foundation_term": 7.0,
+        "total": {"rate": 0.0466, "supply": supply}.get(kind), "validator": 0.0466,
+        "num_transactions": rng.randint(100_000, 300_000), "num_slots": rng.randint(140, 160), "sample_period_secs": 60,
+        "confirmations": None if n % 3 == 0 else rng.randint(1, 31), "confirmation_status": ("finalized", "confirmed", "processed")[n % 3],
+        "circulating": supply * 4 // 5, "non_circulating": supply - supply * 4 // 5, "total_stake": 390_000_000 * lamports_in_sol, "fee": 5_000,
+        "effective_slot": slot, "amount": rng.randint(1_000_000, 90_000_000), "post_balance": rng.randint(1, 900) * lamports_in_sol,
+        "commission": (0, 5, 7, 10)[n % 4],
+    }
+    if kind == "epoch" and snake(name) == "transaction_count":
+        values["transaction_count"] = rng.randint(300_000_000, 900_000_000)  # an epoch's, not a block's
+    value = values.get(snake(name))
+    if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
+            or (t == "string" and not isinstance(value, str)) or (t == "boolean" and not isinstance(value, bool)):
         return None
     return value
 
