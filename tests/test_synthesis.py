@@ -1467,3 +1467,20 @@ def test_a_solana_nodes_answers_are_slots_epochs_and_lamports() -> None:
     assert call("get_fee_for_message", from_pubkey="a", to_pubkey="b", lamports=1000)["fee"] == 5000
     account = call("get_largest_accounts")
     assert "email" not in account and len(account["pubkey"]) >= 32 and isinstance(account["lamports"], int), account
+
+
+def test_a_symbols_minute_and_hour_data_are_bars_and_its_ttm_statements_statements() -> None:
+    """FMP's `getCryptocurrency1MinuteData(symbol)` and `getIndex1HourData(symbol)` answered one quote of
+    a company, its trailing-twelve-months statements a company profile: a symbol's minute or hour data is
+    its bars over time, and `getIncomeStatementTTM` a statement."""
+    ttm = infer_plan(_server("Financial Modeling Prep", [_tool(f"get{kind}StatementTTM", {"symbol": S}, ["symbol"], f"{kind} statement TTM.")
+                                                          for kind in ("Income", "BalanceSheet", "CashFlow")]), "fmp")
+    income = Environment([build_service(ttm)], seed=2).step({"name": "fmp__getIncomeStatementTTM", "arguments": {"symbol": "AAPL"}}).data
+    income = income["items"][0] if "items" in income else income
+    assert income["revenue"] > income["net_income"] and "employees" not in income, income
+    tools = [_tool(name, {"symbol": S}, ["symbol"], f"{name}.") for name in ("getCryptocurrency1MinuteData", "getIndex1HourData")]
+    plan = infer_plan(_server("Financial Modeling Prep", tools), "fmp")
+    env = Environment([build_service(plan)], seed=2)
+    for name in ("getCryptocurrency1MinuteData", "getIndex1HourData"):
+        bars = env.step({"name": f"fmp__{name}", "arguments": {"symbol": "BTCUSD"}}).data["candles"]
+        assert len(bars) > 3 and all(b["low"] <= min(b["open"], b["close"]) <= max(b["open"], b["close"]) <= b["high"] for b in bars)

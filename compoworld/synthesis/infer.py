@@ -1262,6 +1262,7 @@ COMPANY_WORDS = frozenset({"profile", "company", "employee", "executive", "overv
 # what a tool about prices over time is named for (a history of ratings, grades or trades is none)
 PRICE_HEADS = frozenset({"price", "quote", "chart", "data", "snapshot", "k", "daily", "weekly", "monthly", "intraday", "analysis", "adjusted",
                          "historical", "candlestick", "series"})
+INTERVAL_WORDS = frozenset({"minute", "hour", "intraday"})
 SYMBOL_PARAMS = frozenset({"symbol", "symbols", "ticker", "tickers", "coin", "pair", "instrument", "inst", "market"})
 
 
@@ -1271,8 +1272,9 @@ def _price_histories(infos: list[TInfo]) -> None:
     symbol's bars, not one quote of it (nor a log: a "history" of a ticker is its prices)."""
     for t in infos:
         ws = {singular(w) for w in words(t.tool.name)}
-        if t.op in ("get", "list", "lookup") and (ws & HISTORY_WORDS or {"time", "series"} <= ws) \
-                and (t.head is None or t.head in PRICE_HEADS or t.head in HISTORY_WORDS) \
+        bars = bool(ws & INTERVAL_WORDS and ws & {"data", "chart", "bar", "price", "prices"})  # FMP's `getForex1HourData`
+        if t.op in ("get", "list", "lookup") and (ws & HISTORY_WORDS or {"time", "series"} <= ws or bars) \
+                and (t.head is None or t.head in PRICE_HEADS or t.head in HISTORY_WORDS or t.head in INTERVAL_WORDS) \
                 and any(set(p.words) & SYMBOL_PARAMS for p in t.params if p.required):
             t.head = PRICE_HISTORY
 

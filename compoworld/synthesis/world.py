@@ -989,7 +989,7 @@ FINANCIAL_STATEMENT: list[F] = list({f[0]: f for k in STATEMENT_KINDS for f in F
 TRANSCRIPT_TOPIC: list[F] = [("title", "title", S), ("language", None, S), ("transcript", "text", S), ("duration_seconds", None, I)]
 # what holds records rather than being one: its tool's name says what the records are
 HOLDER_NOUNS = frozenset({"calendar", "trading", "transaction", "history", "data", "list", "report", "result", "info",
-                          "detail", "record", "summary", "sheet", "flow", "extractor", "statistic"})
+                          "detail", "record", "summary", "sheet", "flow", "extractor", "statistic", "ttm"})
 FILING_WORDS = frozenset({"sec", "edgar", "form", "cik", "8k", "10k", "10q", "13f", "institutional"})
 
 
@@ -1039,6 +1039,8 @@ def named_topic(entity: str, tools: list[str], texts: list[str]) -> tuple[str, l
             kinds = {_named_kind(ent | {singular(w) for w in words(t)}, context, finance) for t in tools} & STATEMENTS or kinds
     else:
         kinds = {_named_kind(ent | {singular(w) for w in words(t)}, context, finance) for t in tools}
+        if len(kinds - {None}) > 1 and kinds - {None} <= STATEMENTS:
+            return "financial_statement", FINANCIAL_STATEMENT  # `getIncomeStatementTTM`, `getBalanceSheetStatementTTM`
         if len(kinds) > 1:
             return None  # a calendar of dividends, earnings and IPOs is no one kind's
     if len(kinds & STATEMENTS) > 1:
