@@ -1484,3 +1484,24 @@ def test_a_symbols_minute_and_hour_data_are_bars_and_its_ttm_statements_statemen
     for name in ("getCryptocurrency1MinuteData", "getIndex1HourData"):
         bars = env.step({"name": f"fmp__{name}", "arguments": {"symbol": "BTCUSD"}}).data["candles"]
         assert len(bars) > 3 and all(b["low"] <= min(b["open"], b["close"]) <= max(b["open"], b["close"]) <= b["high"] for b in bars)
+
+
+def test_an_exchange_is_a_venue_of_its_kind_not_an_exchange_rate() -> None:
+    """RabbitMQ's exchanges, CoinMarketCap's and FMP's exchanges had been exchange rates (a base, a quote
+    and a rate): a broker's exchange has a type, a crypto exchange is a known venue, a stock exchange
+    has its acronym, country, currency and time zone. An exchange rate is still one where money is said."""
+    from compoworld.synthesis.world import STOCK_EXCHANGES
+
+    def first(server: str, service: str, tool: str, description: str) -> dict[str, Any]:
+        plan = infer_plan(_server(server, [_tool(tool, {}, [], description)]), service)
+        data = Environment([build_service(plan)], seed=1).step({"name": f"{service}__{tool}", "arguments": {}}).data
+        return data["items"][0] if "items" in data else data
+
+    broker = first("RabbitMQ", "rabbitmq", "list_exchanges", "List all exchanges in the RabbitMQ broker")
+    assert broker["type"] in ("direct", "fanout", "topic", "headers") and "rate" not in broker, broker
+    stock = first("Financial Modeling Prep", "fmp", "getAvailableExchanges", "Get the list of available stock exchanges")
+    assert (stock["name"], stock["acronym"]) in {(name, acronym) for name, acronym, *_ in STOCK_EXCHANGES} and "base" not in stock, stock
+    crypto = first("CoinMarketCap", "cmc", "exchangeInfo", "Get information about a cryptocurrency exchange")
+    assert crypto["countries"] and "rate" not in crypto, crypto
+    fx = first("Frankfurter", "fx", "get_exchange_rates", "Get the latest currency exchange rates")
+    assert {"base", "quote", "rate"} <= set(fx), fx

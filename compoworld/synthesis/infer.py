@@ -29,7 +29,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -1351,6 +1351,14 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = f"solana_{e.name}", SOLANA_TOPICS[e.name]  # a node's answers, not people, orders or emails
     if set(words(service)) & RESEARCH_SERVICES and e.name in RESEARCH_TOPICS:
         topic, tfields = f"research_{e.name}", RESEARCH_TOPICS[e.name]  # Papers with Code's research areas had been papers
+    if e.name in ("exchange", "dex") and not e.owned:
+        # a venue: a message broker's exchange, a crypto exchange or DEX, a stock exchange (no exchange rate)
+        if context & {"rabbitmq", "amqp", "broker"} or {"rabbit", "mq"} <= context:
+            topic, tfields = "broker_exchange", VENUE_TOPICS["broker_exchange"]
+        elif chain or e.name == "dex" or context & {"crypto", "cryptocurrency", "coin", "coins", "coinmarketcap", "coinranking", "dex", "defi"}:
+            topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]
+        elif context & (STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}):
+            topic, tfields = "stock_exchange", VENUE_TOPICS["stock_exchange"]
     if set(words(service)) & EXCHANGE_SERVICES and e.name in EXCHANGE_TOPICS:
         topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]  # CCXT's trades had been stock quotes of companies
     if (set(words(service)) | context) & LEDGER_SERVICES and e.name in LEDGER_TOPICS:

@@ -712,6 +712,21 @@ EXCHANGE_TOPICS: dict[str, list[F]] = {
                  ("unrealized_pnl", None, N), ("leverage", None, N)],
 }
 EXCHANGE_TOPICS["book"] = EXCHANGE_TOPICS["orderbook"]
+EXCHANGE_TOPICS["dex"] = [("name", None, S), ("chain", None, S), ("volume_usd", None, N)]
+# a stock exchange (FMP's `getAvailableExchanges`) and a message broker's exchange (RabbitMQ's): no exchange rates
+VENUE_TOPICS: dict[str, list[F]] = {
+    "stock_exchange": [("name", None, S), ("acronym", None, S), ("country", None, S), ("currency", None, S), ("timezone", None, S)],
+    "broker_exchange": [("name", None, S), ("type", None, S), ("durable", None, B), ("auto_delete", None, B), ("vhost", None, S)],
+}
+TOPIC_FIELDS.update(VENUE_TOPICS)
+STOCK_EXCHANGES = [("Nasdaq Stock Market", "NASDAQ", "US", "USD", "America/New_York"), ("New York Stock Exchange", "NYSE", "US", "USD", "America/New_York"),
+                   ("London Stock Exchange", "LSE", "GB", "GBP", "Europe/London"), ("Tokyo Stock Exchange", "TSE", "JP", "JPY", "Asia/Tokyo"),
+                   ("Euronext Paris", "EPA", "FR", "EUR", "Europe/Paris"), ("Hong Kong Stock Exchange", "HKEX", "HK", "HKD", "Asia/Hong_Kong"),
+                   ("Toronto Stock Exchange", "TSX", "CA", "CAD", "America/Toronto"), ("Deutsche Boerse Xetra", "XETRA", "DE", "EUR", "Europe/Berlin")]
+BROKER_EXCHANGES = [("orders", "topic"), ("events", "fanout"), ("billing", "direct"), ("notifications", "fanout"), ("amq.direct", "direct"),
+                    ("amq.topic", "topic"), ("audit", "headers"), ("retries", "direct")]
+DEXES = [("Uniswap", "Ethereum"), ("Raydium", "Solana"), ("PancakeSwap", "BNB Smart Chain"), ("Curve", "Ethereum"), ("Orca", "Solana"),
+         ("Aerodrome", "Base"), ("Camelot", "Arbitrum One"), ("SushiSwap", "Ethereum")]
 TOPIC_FIELDS.update({f"exchange_{kind}": fields for kind, fields in EXCHANGE_TOPICS.items()})
 # A research catalog's own records (Papers with Code): research areas, tasks, methods, datasets,
 # conferences and their proceedings. All had been papers with authors and an abstract, a dataset a
@@ -849,6 +864,10 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # `dbt_show` or `show_tables` shows something: a show is a TV show only where screen words are said
     "media": (frozenset({"show"}), frozenset({"tv", "episode", "season", "movie", "film", "series", "video", "streaming", "netflix", "imdb",
                                               "tmdb", "tvmaze", "anime", "cast", "actor", "trakt", "watch", "watchlist", "network", "podcast"})),
+    # a stock exchange, an exchange-traded fund or a crypto exchange is no exchange rate (FMP's `getAvailableExchanges`,
+    # `getETFList`); a rate is one where money is said
+    "rate": (frozenset({"exchange", "conversion"}), frozenset({"currency", "currencies", "usd", "eur", "gbp", "jpy", "fx", "forex", "rate", "convert",
+                                                               "money", "frankfurter", "ecb"})),
     # a subscription's, a workflow's or a type's definition is no word in a dictionary
     # and a paper search's "key words" no word of one; a word's definitions are
     "definition": (frozenset({"definition", "word"}), frozenset({"definition", "word", "dictionary", "synonym", "antonym", "rhyme", "thesaurus", "pronunciation",
@@ -1364,6 +1383,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "research"
     if topic.startswith("solana_"):
         return "solana"
+    if topic in VENUE_TOPICS:
+        return topic
     if topic.startswith("game_character"):
         return "game_character"
     if topic in ("country", "chat_channel"):
@@ -2357,7 +2378,9 @@ def exchange_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: r
         "price": price, "amount": amount, "cost": round(price * amount, 2), "type": ("spot", "swap", "future")[n % 3],
         "active": True, "bids": [[float(f"{level * (1 - 0.0005 * i):.6g}"), round(amount * (i + 1), 4)] for i in range(1, 4)],
         "asks": [[float(f"{level * (1 + 0.0005 * i):.6g}"), round(amount * (i + 1), 4)] for i in range(1, 4)],
-        "name": exchange if kind == "exchange" else None, "exchange": exchange.lower().replace(".", "") if kind == "exchange" else None,
+        "name": exchange if kind == "exchange" else DEXES[n % len(DEXES)][0] if kind == "dex" else None,
+        "exchange": exchange.lower().replace(".", "") if kind == "exchange" else None, "chain": DEXES[n % len(DEXES)][1] if kind == "dex" else None,
+        "volume_usd": round(rng.uniform(2e6, 9e8), 2) if kind == "dex" else None,
         "countries": countries, "has_futures": n % 3 != 2,
         "tier": tier, "min_notional": 50_000.0 * (tier - 1), "max_notional": 50_000.0 * tier * tier, "max_leverage": float(125 // tier),
         "maintenance_margin_rate": round(0.004 * tier, 4), "contracts": round(amount, 3), "entry_price": price,
@@ -2809,6 +2832,14 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
               (TEXTS, lambda r, c, p, n: f"Table {_table(r, c, n)[0]} with columns {', '.join(_table(r, c, n)[1])}.")],
     "country": [(NAMES | {"country", "country_name"}, lambda r, c, p, n: COUNTRIES[n % len(COUNTRIES)][0])],
     "permission": [({"permission", "role", "level", "access"}, lambda r, c, p, n: r.choice(["view", "comment", "edit", "admin"]))],
+    "stock_exchange": [({"acronym", "code", "exchange", "short_name"}, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[1]),
+                       (NAMES, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[0]),
+                       ({"country", "country_code"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][2]),
+                       ({"currency"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][3]),
+                       ({"timezone", "tz"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][4])],
+    "broker_exchange": [(NAMES, lambda r, c, p, n: _nth(BROKER_EXCHANGES, n, "-")[0]),
+                        ({"type", "kind"}, lambda r, c, p, n: BROKER_EXCHANGES[n % len(BROKER_EXCHANGES)][1]),
+                        ({"vhost", "virtual_host"}, lambda r, c, p, n: "/")],
     "game_character": [(NAMES | {"champion", "hero", "character", "agent", "localized_name"}, lambda r, c, p, n: _character(c, n)[0]),
                        ({"role", "position", "lane", "class"}, lambda r, c, p, n: _character(c, n)[1]),
                        ({"tier"}, lambda r, c, p, n: TIERS[n % len(TIERS)])],
