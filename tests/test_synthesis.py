@@ -1505,3 +1505,23 @@ def test_an_exchange_is_a_venue_of_its_kind_not_an_exchange_rate() -> None:
     assert crypto["countries"] and "rate" not in crypto, crypto
     fx = first("Frankfurter", "fx", "get_exchange_rates", "Get the latest currency exchange rates")
     assert {"base", "quote", "rate"} <= set(fx), fx
+
+
+def test_chembls_records_are_drugs_targets_and_cell_lines() -> None:
+    """ChEMBL's `example_*` lookups answered documents ("Assay 6, as recorded.", filed under /workspace):
+    its drugs have a ChEMBL id, a name and an approval year, its mechanisms a target, its cell lines a
+    tissue, its organisms a taxonomy."""
+    from compoworld.synthesis.world import CELL_LINES, CHEMBL_DRUGS
+
+    tools = [_tool("example_drug", {"drug_type": S}, ["drug_type"], "Get drug data for the specified type"),
+             _tool("example_mechanism", {"mechanism_of_action": S}, ["mechanism_of_action"], "Get data for the specified mechanism of action"),
+             _tool("example_cell_line", {"cell_line_name": S}, ["cell_line_name"], "Get cell line data for the specified name")]
+    env = Environment([build_service(infer_plan(_server("ChEMBL", tools), "chembl"))], seed=6)
+    state = env.state()["chembl"]
+    drugs = {(d, name, year) for d, name, year, *_ in CHEMBL_DRUGS}
+    assert all((r["molecule_chembl_id"], r["pref_name"], r["first_approval"]) in drugs for r in state["drugs"].values())
+    line = next(iter(state["lines"].values()))
+    found = env.step({"name": "chembl__example_cell_line", "arguments": {"cell_line_name": line["cell_line_name"]}}).data
+    assert (found["cell_line_name"], found["cell_source_tissue"]) in CELL_LINES and ", as recorded." not in str(found), found
+    mechanism = next(iter(state["mechanisms"].values()))
+    assert mechanism["target_chembl_id"].startswith("CHEMBL") and mechanism["action_type"] in ("INHIBITOR", "MODULATOR")

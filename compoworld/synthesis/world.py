@@ -770,6 +770,27 @@ SOLANA_TOPICS: dict[str, list[F]] = {
     "time": [("block_time", None, I)],
 }
 TOPIC_FIELDS.update({f"solana_{kind}": fields for kind, fields in SOLANA_TOPICS.items()})
+# ChEMBL's own records (its `example_*` lookups): drugs, targets, assays, mechanisms, indications,
+# cell lines, organisms, tissues, warnings, ATC classes, GO slims, sources and protein classes, with
+# ChEMBL ids. They had been documents "Assay 6, as recorded." filed under /workspace.
+CHEMBL_TOPICS: dict[str, list[F]] = {
+    "drug": [("molecule_chembl_id", None, S), ("pref_name", None, S), ("drug_type", None, S), ("max_phase", None, I), ("first_approval", None, I)],
+    "target": [("target_chembl_id", None, S), ("pref_name", None, S), ("target_type", None, S), ("organism", None, S)],
+    "assay": [("assay_chembl_id", None, S), ("assay_type", None, S), ("description", None, S), ("target_chembl_id", None, S), ("assay_organism", None, S)],
+    "mechanism": [("mechanism_of_action", None, S), ("action_type", None, S), ("molecule_chembl_id", None, S), ("target_chembl_id", None, S)],
+    "indication": [("mesh_heading", None, S), ("mesh_id", None, S), ("efo_term", None, S), ("max_phase_for_ind", None, I), ("molecule_chembl_id", None, S)],
+    "line": [("cell_line_name", None, S), ("cell_chembl_id", None, S), ("cell_source_organism", None, S), ("cell_source_tissue", None, S)],
+    "organism": [("tax_id", None, I), ("l1", None, S), ("l2", None, S), ("l3", None, S)],
+    "tissue": [("pref_name", None, S), ("tissue_chembl_id", None, S), ("uberon_id", None, S)],
+    "warning": [("warning_type", None, S), ("warning_class", None, S), ("warning_country", None, S), ("molecule_chembl_id", None, S)],
+    "class": [("level1", None, S), ("level1_description", None, S), ("level5", None, S), ("who_name", None, S)],
+    "slim": [("go_id", None, S), ("pref_name", None, S), ("aspect", None, S)],
+    "source": [("src_id", None, I), ("src_short_name", None, S), ("src_description", None, S)],
+    "classification": [("protein_class_id", None, I), ("pref_name", None, S), ("class_level", None, I)],
+    "activity": [("activity_id", None, I), ("assay_chembl_id", None, S), ("molecule_chembl_id", None, S), ("standard_type", None, S),
+                 ("standard_value", None, N), ("standard_units", None, S)],
+}
+TOPIC_FIELDS.update({f"chembl_{kind}": fields for kind, fields in CHEMBL_TOPICS.items()})
 
 # A country is a country (its code, capital, region, population and currency), not a museum or a
 # hotel with a rating, which the place archetype made of Comex Stat's and FMP's countries.
@@ -1385,6 +1406,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return "solana"
     if topic in VENUE_TOPICS:
         return topic
+    if topic.startswith("chembl_"):
+        return "chembl"
     if topic.startswith("game_character"):
         return "game_character"
     if topic in ("country", "chat_channel"):
@@ -1847,7 +1870,7 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         return rng.choice(["true", "false"])  # a flag a spec declares a string: never the email its name mentions
     # an accounting system's, an exchange's or a research catalog's records: their own fields first (a
     # method's `full_name` is "Residual Network", not a person's)
-    value = {"ledger": ledger_value, "research": research_value}.get(ctx.family, lambda *a: None)(name, t, ctx, n) \
+    value = {"ledger": ledger_value, "research": research_value, "chembl": chembl_value}.get(ctx.family, lambda *a: None)(name, t, ctx, n) \
         if ctx.family not in ("exchange", "solana") else {"exchange": exchange_value, "solana": solana_value}[ctx.family](name, t, ctx, n, rng)
     if value is not None:
         return value
@@ -2495,6 +2518,78 @@ def solana_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ran
     value = values.get(snake(name))
     if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
             or (t == "string" and not isinstance(value, str)) or (t == "boolean" and not isinstance(value, bool)):
+        return None
+    return value
+
+
+# (ChEMBL id, name, first approval, mechanism of action, an indication, its MeSH id, ATC level 5)
+CHEMBL_DRUGS = [("CHEMBL941", "IMATINIB", 2001, "Tyrosine-protein kinase ABL inhibitor", "Chronic Myeloid Leukemia", "D015464", "L01EA01"),
+                ("CHEMBL25", "ASPIRIN", 1950, "Cyclooxygenase inhibitor", "Pain", "D010146", "N02BA01"),
+                ("CHEMBL1431", "METFORMIN", 1995, "Mitochondrial complex I inhibitor", "Diabetes Mellitus, Type 2", "D003924", "A10BA02"),
+                ("CHEMBL1487", "ATORVASTATIN", 1996, "HMG-CoA reductase inhibitor", "Hypercholesterolemia", "D006937", "C10AA05"),
+                ("CHEMBL553", "ERLOTINIB", 2004, "Epidermal growth factor receptor erbB1 inhibitor", "Carcinoma, Non-Small-Cell Lung", "D002289", "L01EB02"),
+                ("CHEMBL192", "SILDENAFIL", 1998, "Phosphodiesterase 5A inhibitor", "Erectile Dysfunction", "D007172", "G04BE03"),
+                ("CHEMBL521", "IBUPROFEN", 1974, "Cyclooxygenase inhibitor", "Osteoarthritis", "D010003", "M01AE01"),
+                ("CHEMBL939", "GEFITINIB", 2003, "Epidermal growth factor receptor erbB1 inhibitor", "Carcinoma, Non-Small-Cell Lung", "D002289", "L01EB01")]
+CHEMBL_TARGETS = [("CHEMBL1862", "Tyrosine-protein kinase ABL"), ("CHEMBL230", "Cyclooxygenase-2"), ("CHEMBL2095227", "Mitochondrial complex I"),
+                  ("CHEMBL402", "HMG-CoA reductase"), ("CHEMBL203", "Epidermal growth factor receptor erbB1"), ("CHEMBL1827", "Phosphodiesterase 5A"),
+                  ("CHEMBL221", "Cyclooxygenase-1"), ("CHEMBL203", "Epidermal growth factor receptor erbB1")]
+ATC_LEVEL1 = {"L": "ANTINEOPLASTIC AND IMMUNOMODULATING AGENTS", "N": "NERVOUS SYSTEM", "A": "ALIMENTARY TRACT AND METABOLISM",
+              "C": "CARDIOVASCULAR SYSTEM", "G": "GENITO URINARY SYSTEM AND SEX HORMONES", "M": "MUSCULO-SKELETAL SYSTEM"}
+CELL_LINES = [("HeLa", "Cervix"), ("MCF7", "Breast"), ("A549", "Lung"), ("HEK293", "Kidney"), ("K562", "Bone marrow"), ("HepG2", "Liver"),
+              ("Jurkat", "Blood"), ("U-87 MG", "Brain")]
+ORGANISMS = [(9606, "Eukaryotes", "Mammalia", "Primates"), (10090, "Eukaryotes", "Mammalia", "Rodentia"), (10116, "Eukaryotes", "Mammalia", "Rodentia"),
+             (7955, "Eukaryotes", "Actinopterygii", "Cypriniformes"), (562, "Bacteria", "Gammaproteobacteria", "Enterobacterales"),
+             (4932, "Eukaryotes", "Fungi", "Saccharomycetales")]
+TISSUES = [("Liver", "UBERON:0002107"), ("Lung", "UBERON:0002048"), ("Kidney", "UBERON:0002113"), ("Heart", "UBERON:0000948"),
+           ("Brain", "UBERON:0000955"), ("Skin of body", "UBERON:0002097")]
+ASSAYS = [("B", "Inhibition of human {t} activity"), ("F", "Cytotoxicity against human A549 cells after 72 hrs"),
+          ("A", "Oral bioavailability in rat"), ("T", "Acute toxicity in mouse"), ("P", "Solubility in water at pH 7.4"),
+          ("U", "Unclassified assay of {t}")]
+GO_SLIMS = [("GO:0003824", "catalytic activity", "F"), ("GO:0005634", "nucleus", "C"), ("GO:0007165", "signal transduction", "P"),
+            ("GO:0005886", "plasma membrane", "C"), ("GO:0016301", "kinase activity", "F"), ("GO:0006950", "response to stress", "P")]
+CHEMBL_SOURCES = [(1, "LITERATURE", "Scientific Literature"), (7, "PUBCHEM_BIOASSAY", "PubChem BioAssays"), (8, "CANDIDATES", "Clinical Candidates"),
+                  (12, "DRUGMATRIX", "DrugMatrix in vitro pharmacology assays")]
+PROTEIN_CLASSES = [(1, "Enzyme", 1), (2, "Kinase", 2), (3, "Protein Kinase", 3), (4, "Membrane receptor", 1), (5, "Ion channel", 1),
+                   (6, "Transporter", 1)]
+WARNINGS = [("Black Box Warning", "Cardiotoxicity", "United States"), ("Withdrawn", "Hepatotoxicity", "European Union"),
+            ("Black Box Warning", "Suicidal ideation", "United States"), ("Withdrawn", "Hematological toxicity", "Japan")]
+
+
+def chembl_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+    """A field of a ChEMBL record, by the record's kind (`ctx.entity`) and the field's name: a drug's
+    ChEMBL id, name and approval year, its target, mechanism and indication; a cell line's tissue; an
+    organism's taxonomy; None for a field such records do not have."""
+    kind = singular(words(ctx.entity)[-1]) if words(ctx.entity) else ""
+    chembl, drug, year, moa, indication, mesh, atc = CHEMBL_DRUGS[n % len(CHEMBL_DRUGS)]
+    target_id, target = CHEMBL_TARGETS[n % len(CHEMBL_TARGETS)]
+    cell, tissue_of = CELL_LINES[n % len(CELL_LINES)]
+    tax, l1, l2, l3 = ORGANISMS[n % len(ORGANISMS)]
+    tissue, uberon = TISSUES[n % len(TISSUES)]
+    assay_type, assay = ASSAYS[n % len(ASSAYS)]
+    go_id, go_name, aspect = GO_SLIMS[n % len(GO_SLIMS)]
+    src_id, src_short, src_desc = CHEMBL_SOURCES[n % len(CHEMBL_SOURCES)]
+    class_id, class_name, class_level = PROTEIN_CLASSES[n % len(PROTEIN_CLASSES)]
+    warning_type, warning_class, country = WARNINGS[n % len(WARNINGS)]
+    pref = {"drug": drug, "target": target, "tissue": tissue, "slim": go_name, "classification": class_name}.get(kind)
+    values: dict[str, Any] = {
+        "molecule_chembl_id": chembl, "pref_name": pref, "drug_type": "Small molecule" if "MAB" not in drug else "Antibody",
+        "max_phase": 4, "first_approval": year, "target_chembl_id": target_id, "target_type": "SINGLE PROTEIN",
+        "organism": "Homo sapiens", "assay_organism": "Homo sapiens" if assay_type in "BF" else ("Rattus norvegicus", "Mus musculus")[n % 2],
+        "assay_chembl_id": f"CHEMBL{1_217_600 + 37 * n}", "assay_type": assay_type, "description": assay.format(t=target) if kind == "assay" else None,
+        "mechanism_of_action": moa, "action_type": "INHIBITOR" if "inhibitor" in moa else "MODULATOR",
+        "mesh_heading": indication, "mesh_id": mesh, "efo_term": indication.lower(), "max_phase_for_ind": 4,
+        "cell_line_name": cell, "cell_chembl_id": f"CHEMBL{3_307_240 + n}", "cell_source_organism": "Homo sapiens", "cell_source_tissue": tissue_of,
+        "tax_id": tax, "l1": l1, "l2": l2, "l3": l3, "tissue_chembl_id": f"CHEMBL{3_638_170 + n}", "uberon_id": uberon,
+        "warning_type": warning_type, "warning_class": warning_class, "warning_country": country,
+        "level1": atc[0], "level1_description": ATC_LEVEL1[atc[0]], "level5": atc, "who_name": drug.lower(),
+        "go_id": go_id, "aspect": aspect, "src_id": src_id, "src_short_name": src_short, "src_description": src_desc,
+        "protein_class_id": class_id, "class_level": class_level, "activity_id": 31_863 + 7 * n,
+        "standard_type": ("IC50", "Ki", "EC50", "Kd")[n % 4], "standard_value": round(2.5 * (n % 9 + 1) ** 2, 1), "standard_units": "nM",
+    }
+    value = values.get(snake(name))
+    if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
+            or (t == "string" and not isinstance(value, str)):
         return None
     return value
 
