@@ -1525,3 +1525,24 @@ def test_chembls_records_are_drugs_targets_and_cell_lines() -> None:
     assert (found["cell_line_name"], found["cell_source_tissue"]) in CELL_LINES and ", as recorded." not in str(found), found
     mechanism = next(iter(state["mechanisms"].values()))
     assert mechanism["target_chembl_id"].startswith("CHEMBL") and mechanism["action_type"] in ("INHIBITOR", "MODULATOR")
+
+
+def test_star_wars_and_formula_one_services_answer_their_own_worlds() -> None:
+    """SWAPI's planets and starships and an F1 server's circuits and seasons answered placeholders
+    ("Planet 6, as recorded."), its standings football tables: they answer the catalog's records."""
+    from compoworld.synthesis.world import CATALOGS
+
+    swapi = infer_plan(_server("SWAPI", [_tool("planets", {"page": {"type": "integer"}}, [], "Search for planets"),
+                                         _tool("starship", {"id": S}, ["id"], "Get a starship by id")]), "swapi")
+    env = Environment([build_service(swapi)], seed=3)
+    planets = env.step({"name": "swapi__planets", "arguments": {}}).data["items"]
+    known = {p["name"]: p for p in CATALOGS["sw_planet"]}
+    base = [re.sub(r" \d+$", "", p["name"]) for p in planets]  # numbered past the catalog's end
+    assert planets and all(b in known and p["climate"] == known[b]["climate"] for b, p in zip(base, planets)), planets[:2]
+    f1 = infer_plan(_server("Formula1 MCP", [_tool("getCircuitInfo", {"circuitId": S}, ["circuitId"], "Get circuit information"),
+                                             _tool("getDriverStandings", {"year": {"type": "integer"}}, [], "Get driver standings")]), "formula1")
+    env = Environment([build_service(f1)], seed=3)
+    circuit = next(iter(env.state()["formula1"]["circuits"].values()))
+    assert circuit["circuit_name"] in {c["circuit_name"] for c in CATALOGS["f1_circuit"]} and circuit["laps"] > 40, circuit
+    standings = env.step({"name": "formula1__getDriverStandings", "arguments": {}}).data["items"]
+    assert standings and all("played" not in s and s["points"] >= 0 for s in standings), standings[:2]

@@ -791,6 +791,118 @@ CHEMBL_TOPICS: dict[str, list[F]] = {
                  ("standard_value", None, N), ("standard_units", None, S)],
 }
 TOPIC_FIELDS.update({f"chembl_{kind}": fields for kind, fields in CHEMBL_TOPICS.items()})
+# Catalogs of a known world's records: a service about Formula 1 or Star Wars answers its circuits,
+# constructors, seasons, pit stops, planets and starships, not "Circuit 6, as recorded." Each catalog is
+# a list of records; record `n` is the `n`th (numbered past the end), and its fields are the records'.
+_DRIVERS = [(1, "Max Verstappen", "Red Bull Racing"), (4, "Lando Norris", "McLaren"), (16, "Charles Leclerc", "Ferrari"),
+            (81, "Oscar Piastri", "McLaren"), (55, "Carlos Sainz", "Ferrari"), (44, "Lewis Hamilton", "Mercedes"),
+            (63, "George Russell", "Mercedes"), (11, "Sergio Perez", "Red Bull Racing"), (14, "Fernando Alonso", "Aston Martin"),
+            (18, "Lance Stroll", "Aston Martin"), (10, "Pierre Gasly", "Alpine"), (31, "Esteban Ocon", "Alpine")]
+CATALOGS: dict[str, list[dict[str, Any]]] = {
+    "f1_circuit": [dict(zip(("circuit_name", "location", "country", "length_km", "laps"), c)) for c in [
+        ("Circuit de Monaco", "Monte Carlo", "Monaco", 3.337, 78), ("Silverstone Circuit", "Silverstone", "United Kingdom", 5.891, 52),
+        ("Autodromo Nazionale Monza", "Monza", "Italy", 5.793, 53), ("Circuit de Spa-Francorchamps", "Stavelot", "Belgium", 7.004, 44),
+        ("Suzuka International Racing Course", "Suzuka", "Japan", 5.807, 53), ("Circuit Gilles Villeneuve", "Montreal", "Canada", 4.361, 70),
+        ("Marina Bay Street Circuit", "Singapore", "Singapore", 4.94, 62), ("Autodromo Jose Carlos Pace", "Sao Paulo", "Brazil", 4.309, 71),
+        ("Bahrain International Circuit", "Sakhir", "Bahrain", 5.412, 57), ("Circuit of the Americas", "Austin", "United States", 5.513, 56),
+        ("Red Bull Ring", "Spielberg", "Austria", 4.318, 71), ("Hungaroring", "Budapest", "Hungary", 4.381, 70)]],
+    "f1_season": [{"year": 2024 - i, "rounds": r, "champion": c} for i, (r, c) in enumerate([
+        (24, "Max Verstappen"), (22, "Max Verstappen"), (22, "Max Verstappen"), (22, "Max Verstappen"), (17, "Lewis Hamilton"),
+        (21, "Lewis Hamilton"), (21, "Lewis Hamilton"), (20, "Lewis Hamilton"), (21, "Nico Rosberg"), (19, "Lewis Hamilton"),
+        (19, "Lewis Hamilton"), (19, "Sebastian Vettel")])],
+    "f1_constructor": [dict(zip(("name", "nationality", "championships"), c)) for c in [
+        ("Red Bull Racing", "Austrian", 6), ("Ferrari", "Italian", 16), ("Mercedes", "German", 8), ("McLaren", "British", 9),
+        ("Aston Martin", "British", 0), ("Alpine", "French", 2), ("Williams", "British", 9), ("Haas", "American", 0),
+        ("RB", "Italian", 0), ("Sauber", "Swiss", 0)]],
+    "f1_standing": [{"position": i + 1, "driver": name, "constructor": team, "points": max(0, 437 - 41 * i), "wins": max(0, 9 - 2 * i)}
+                    for i, (_, name, team) in enumerate(_DRIVERS)],
+    "f1_qualifying": [{"position": i + 1, "driver": name, "constructor": team, "q1": f"1:{29 + i // 4}.{(317 + 97 * i) % 1000:03d}",
+                       "q2": f"1:{29 + i // 5}.{(104 + 89 * i) % 1000:03d}" if i < 15 else None,
+                       "q3": f"1:{28 + i // 6}.{(921 + 61 * i) % 1000:03d}" if i < 10 else None} for i, (_, name, team) in enumerate(_DRIVERS)],
+    "f1_stop": [{"driver_number": d, "lap_number": 14 + 3 * (i % 5), "pit_duration": round(21.8 + 0.37 * (i % 7), 1)} for i, (d, _, _) in enumerate(_DRIVERS)],
+    "f1_car": [{"driver_number": d, "speed": 286 + 3 * i, "rpm": 11_200 + 53 * i, "n_gear": 7 + i % 2, "throttle": 99, "brake": 0, "drs": 12 if i % 3 else 8}
+               for i, (d, _, _) in enumerate(_DRIVERS)],
+    "f1_radio": [{"driver_number": d, "recording_url": f"https://livetiming.formula1.com/static/2024/radio/{name.split()[-1].upper()[:3]}_{d}.mp3"}
+                 for d, name, _ in _DRIVERS],
+    "f1_time": [{"driver_number": d, "lap_number": 20 + i, "lap_duration": round(92.41 + 0.173 * i, 3), "duration_sector_1": round(30.1 + 0.05 * i, 3),
+                 "duration_sector_2": round(33.6 + 0.06 * i, 3), "duration_sector_3": round(28.71 + 0.063 * i, 3)} for i, (d, _, _) in enumerate(_DRIVERS)],
+    "f1_timing": [{"driver_number": d, "position": i + 1, "gap_to_leader": "LEADER" if i == 0 else f"+{2.417 * i:.3f}", "interval": "" if i == 0 else f"+{1.1 + 0.2 * i:.3f}"}
+                  for i, (d, _, _) in enumerate(_DRIVERS)],
+    "sw_planet": [dict(zip(("name", "climate", "terrain", "population", "diameter"), c)) for c in [
+        ("Tatooine", "arid", "desert", "200000", "10465"), ("Alderaan", "temperate", "grasslands, mountains", "2000000000", "12500"),
+        ("Yavin IV", "temperate, tropical", "jungle, rainforests", "1000", "10200"), ("Hoth", "frozen", "tundra, ice caves", "unknown", "7200"),
+        ("Dagobah", "murky", "swamp, jungles", "unknown", "8900"), ("Bespin", "temperate", "gas giant", "6000000", "118000"),
+        ("Endor", "temperate", "forests, mountains, lakes", "30000000", "4900"), ("Naboo", "temperate", "grassy hills, swamps", "4500000000", "12120"),
+        ("Coruscant", "temperate", "cityscape, mountains", "1000000000000", "12240"), ("Kamino", "temperate", "ocean", "1000000000", "19720")]],
+    "sw_person": [dict(zip(("name", "height", "mass", "birth_year", "gender"), c)) for c in [
+        ("Luke Skywalker", "172", "77", "19BBY", "male"), ("C-3PO", "167", "75", "112BBY", "n/a"), ("R2-D2", "96", "32", "33BBY", "n/a"),
+        ("Darth Vader", "202", "136", "41.9BBY", "male"), ("Leia Organa", "150", "49", "19BBY", "female"), ("Owen Lars", "178", "120", "52BBY", "male"),
+        ("Obi-Wan Kenobi", "182", "77", "57BBY", "male"), ("Han Solo", "180", "80", "29BBY", "male"), ("Chewbacca", "228", "112", "200BBY", "male"),
+        ("Yoda", "66", "17", "896BBY", "male")]],
+    "sw_film": [dict(zip(("title", "episode_id", "director", "release_date"), c)) for c in [
+        ("A New Hope", 4, "George Lucas", "1977-05-25"), ("The Empire Strikes Back", 5, "Irvin Kershner", "1980-05-17"),
+        ("Return of the Jedi", 6, "Richard Marquand", "1983-05-25"), ("The Phantom Menace", 1, "George Lucas", "1999-05-19"),
+        ("Attack of the Clones", 2, "George Lucas", "2002-05-16"), ("Revenge of the Sith", 3, "George Lucas", "2005-05-19")]],
+    "sw_species": [dict(zip(("name", "classification", "language", "average_lifespan"), c)) for c in [
+        ("Human", "mammal", "Galactic Basic", "120"), ("Droid", "artificial", "n/a", "indefinite"), ("Wookie", "mammal", "Shyriiwook", "400"),
+        ("Rodian", "sentient", "Galactic Basic", "unknown"), ("Hutt", "gastropod", "Huttese", "1000"), ("Yoda's species", "mammal", "Galactic Basic", "900"),
+        ("Trandoshan", "reptile", "Dosh", "unknown"), ("Mon Calamari", "amphibian", "Mon Calamarian", "unknown")]],
+    "sw_vehicle": [dict(zip(("name", "model", "manufacturer", "vehicle_class", "crew"), c)) for c in [
+        ("Sand Crawler", "Digger Crawler", "Corellia Mining Corporation", "wheeled", "46"), ("T-16 skyhopper", "T-16 skyhopper", "Incom Corporation", "repulsorcraft", "1"),
+        ("X-34 landspeeder", "X-34 landspeeder", "SoroSuub Corporation", "repulsorcraft", "1"), ("TIE/LN starfighter", "Twin Ion Engine/Ln Starfighter", "Sienar Fleet Systems", "starfighter", "1"),
+        ("Snowspeeder", "t-47 airspeeder", "Incom corporation", "airspeeder", "2"), ("AT-AT", "All Terrain Armored Transport", "Kuat Drive Yards", "assault walker", "5"),
+        ("AT-ST", "All Terrain Scout Transport", "Kuat Drive Yards", "walker", "2"), ("Storm IV Twin-Pod cloud car", "Storm IV Twin-Pod", "Bespin Motors", "repulsorcraft", "2")]],
+    "sw_starship": [dict(zip(("name", "model", "manufacturer", "starship_class", "hyperdrive_rating"), c)) for c in [
+        ("CR90 corvette", "CR90 corvette", "Corellian Engineering Corporation", "corvette", "2.0"), ("Star Destroyer", "Imperial I-class Star Destroyer", "Kuat Drive Yards", "Star Destroyer", "2.0"),
+        ("Sentinel-class landing craft", "Sentinel-class landing craft", "Sienar Fleet Systems", "landing craft", "1.0"), ("Death Star", "DS-1 Orbital Battle Station", "Imperial Department of Military Research", "Deep Space Mobile Battlestation", "4.0"),
+        ("Millennium Falcon", "YT-1300 light freighter", "Corellian Engineering Corporation", "Light freighter", "0.5"), ("Y-wing", "BTL Y-wing", "Koensayr Manufacturing", "assault starfighter", "1.0"),
+        ("X-wing", "T-65 X-wing", "Incom Corporation", "Starfighter", "1.0"), ("TIE Advanced x1", "Twin Ion Engine Advanced x1", "Sienar Fleet Systems", "Starfighter", "1.0")]],
+}
+# which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
+CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"circuit"}), "f1_circuit"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"season"}), "f1_season"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"constructor"}), "f1_constructor"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"standing"}), "f1_standing"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"qualifying"}), "f1_qualifying"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"stop"}), "f1_stop"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"car"}), "f1_car"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"radio"}), "f1_radio"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"time", "lap"}), "f1_time"),
+    (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"timing"}), "f1_timing"),
+    (frozenset({"swapi", "starwars"}), frozenset({"planet"}), "sw_planet"),
+    (frozenset({"swapi", "starwars"}), frozenset({"people", "person"}), "sw_person"),
+    (frozenset({"swapi", "starwars"}), frozenset({"film"}), "sw_film"),
+    (frozenset({"swapi", "starwars"}), frozenset({"species", "specie"}), "sw_species"),
+    (frozenset({"swapi", "starwars"}), frozenset({"vehicle"}), "sw_vehicle"),
+    (frozenset({"swapi", "starwars"}), frozenset({"starship"}), "sw_starship"),
+]
+_KIND_SHAPE = {int: I, float: N, str: S, bool: B}
+TOPIC_FIELDS.update({f"catalog_{key}": [(k, None, _KIND_SHAPE.get(type(v), S)) for k, v in rows[0].items()] for key, rows in CATALOGS.items()})
+
+
+def catalog_of(service_words: set[str], entity: str) -> str | None:
+    """The catalog an entity of a service holds (`f1_circuit`), or None."""
+    return next((key for svc, ents, key in CATALOG_OF if service_words & svc and entity in ents), None)
+
+
+def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+    """Field `name` of record `n` of the entity's catalog: its own value, or its name for a `name` or
+    `title` the records call otherwise; None for a field the catalog's records do not have."""
+    rows = CATALOGS.get(ctx.catalog)
+    if not rows:
+        return None
+    row = rows[n % len(rows)]
+    key = snake(name)
+    if key not in row and key in ("name", "title"):
+        key = next((k for k in ("name", "title", "circuit_name", "driver") if k in row), key)
+    value = row.get(key)
+    if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
+            or (t == "string" and not isinstance(value, str)):
+        return None
+    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name"):
+        return f"{value} {n // len(rows) + 1}"  # a name is a key someone looks up: distinct past the catalog's end
+    return value
 
 # A country is a country (its code, capital, region, population and currency), not a museum or a
 # hotel with a rating, which the place archetype made of Comex Stat's and FMP's countries.
@@ -1408,6 +1520,8 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return topic
     if topic.startswith("chembl_"):
         return "chembl"
+    if topic.startswith("catalog_"):
+        return "catalog"
     if topic.startswith("game_character"):
         return "game_character"
     if topic in ("country", "chat_channel"):
@@ -1448,6 +1562,7 @@ class ValueContext:
         self.scope: frozenset[str] = frozenset()  # the words of the service's name and description
         self.equity = False  # records only a company has (a balance sheet, a dividend): their symbols are stocks
         self.game = ""  # the game whose characters the records are ("lol", "valorant", ...; "" none)
+        self.catalog = ""  # the catalog the records are drawn from (`CATALOGS`; "" none)
         self._people: dict[tuple[int, str], Person] = {}
         self._shared: dict[tuple[int, str], Any] = {}
 
@@ -1468,6 +1583,7 @@ class ValueContext:
         ctx.scope = frozenset(words(scope))
         ctx.equity = topic in EQUITY_TOPICS or family in EQUITY_TOPICS  # an earnings call is a listed company's
         ctx.game = topic.removeprefix("game_character_") if family == "game_character" else ""
+        ctx.catalog = topic.removeprefix("catalog_") if family == "catalog" else ""
         return ctx
 
     def person(self, rng: random.Random, n: int, role: str = "customer_contact") -> Person | None:
@@ -1870,7 +1986,8 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         return rng.choice(["true", "false"])  # a flag a spec declares a string: never the email its name mentions
     # an accounting system's, an exchange's or a research catalog's records: their own fields first (a
     # method's `full_name` is "Residual Network", not a person's)
-    value = {"ledger": ledger_value, "research": research_value, "chembl": chembl_value}.get(ctx.family, lambda *a: None)(name, t, ctx, n) \
+    value = {"ledger": ledger_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value}.get(
+        ctx.family, lambda *a: None)(name, t, ctx, n) \
         if ctx.family not in ("exchange", "solana") else {"exchange": exchange_value, "solana": solana_value}[ctx.family](name, t, ctx, n, rng)
     if value is not None:
         return value
