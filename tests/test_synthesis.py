@@ -1546,3 +1546,18 @@ def test_star_wars_and_formula_one_services_answer_their_own_worlds() -> None:
     assert circuit["circuit_name"] in {c["circuit_name"] for c in CATALOGS["f1_circuit"]} and circuit["laps"] > 40, circuit
     standings = env.step({"name": "formula1__getDriverStandings", "arguments": {}}).data["items"]
     assert standings and all("played" not in s and s["points"] >= 0 for s in standings), standings[:2]
+
+
+def test_the_qurans_chapters_reciters_and_translations_are_its_own() -> None:
+    """Quran.com's chapters, reciters, translations and tafsirs answered placeholders ("Chapter 6, as
+    recorded."), its reciters in the language "rust": a chapter has its names and verse count, a reciter a
+    style, and a reader's language is a human one."""
+    from compoworld.synthesis.world import CATALOGS
+
+    tools = [_tool("list_chapters", {"language": S}, [], "List Chapters"), _tool("chapter_reciters", {"language": S}, [], "List of chapter reciters")]
+    env = Environment([build_service(infer_plan(_server("Quran.com", tools), "quran_com"))], seed=5)
+    chapters = env.step({"name": "quran_com__list_chapters", "arguments": {}}).data["items"]
+    known = {c["chapter_number"]: c for c in CATALOGS["quran_chapter"]}
+    assert chapters and all(c["verses_count"] == known[c["chapter_number"]]["verses_count"] for c in chapters), chapters[:2]
+    reciters = env.step({"name": "quran_com__chapter_reciters", "arguments": {}}).data["items"]
+    assert reciters and all(r["style"] in ("Murattal", "Mujawwad") and r.get("language", "en") == "en" for r in reciters), reciters[:2]

@@ -857,6 +857,30 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("Sentinel-class landing craft", "Sentinel-class landing craft", "Sienar Fleet Systems", "landing craft", "1.0"), ("Death Star", "DS-1 Orbital Battle Station", "Imperial Department of Military Research", "Deep Space Mobile Battlestation", "4.0"),
         ("Millennium Falcon", "YT-1300 light freighter", "Corellian Engineering Corporation", "Light freighter", "0.5"), ("Y-wing", "BTL Y-wing", "Koensayr Manufacturing", "assault starfighter", "1.0"),
         ("X-wing", "T-65 X-wing", "Incom Corporation", "Starfighter", "1.0"), ("TIE Advanced x1", "Twin Ion Engine Advanced x1", "Sienar Fleet Systems", "Starfighter", "1.0")]],
+    "quran_chapter": [dict(zip(("chapter_number", "name_simple", "name_arabic", "translated_name", "revelation_place", "verses_count"), c)) for c in [
+        (1, "Al-Fatihah", "الفاتحة", "The Opener", "makkah", 7), (2, "Al-Baqarah", "البقرة", "The Cow", "madinah", 286),
+        (3, "Ali 'Imran", "آل عمران", "Family of Imran", "madinah", 200), (4, "An-Nisa", "النساء", "The Women", "madinah", 176),
+        (5, "Al-Ma'idah", "المائدة", "The Table Spread", "madinah", 120), (6, "Al-An'am", "الأنعام", "The Cattle", "makkah", 165),
+        (7, "Al-A'raf", "الأعراف", "The Heights", "makkah", 206), (8, "Al-Anfal", "الأنفال", "The Spoils of War", "madinah", 75),
+        (9, "At-Tawbah", "التوبة", "The Repentance", "madinah", 129), (10, "Yunus", "يونس", "Jonah", "makkah", 109),
+        (11, "Hud", "هود", "Hud", "makkah", 123), (12, "Yusuf", "يوسف", "Joseph", "makkah", 111)]],
+    "quran_translation": [dict(zip(("resource_id", "name", "author_name", "language_name"), c)) for c in [
+        (131, "The Clear Quran", "Dr. Mustafa Khattab", "english"), (20, "Saheeh International", "Saheeh International", "english"),
+        (85, "The Quran (Abdel Haleem)", "M.A.S. Abdel Haleem", "english"), (31, "Le Coran (Hamidullah)", "Muhammad Hamidullah", "french"),
+        (27, "Der Koran (Bubenheim)", "Frank Bubenheim and Nadeem", "german"), (83, "El Coran (Garcia)", "Sheikh Isa Garcia", "spanish"),
+        (77, "Diyanet Meali", "Diyanet Isleri", "turkish"), (97, "Tafheem e Quran", "Syed Abu Ali Maududi", "urdu")]],
+    "quran_tafsir": [dict(zip(("resource_id", "name", "author_name", "language_name"), c)) for c in [
+        (169, "Tafsir Ibn Kathir (abridged)", "Hafiz Ibn Kathir", "english"), (168, "Ma'arif al-Qur'an", "Mufti Muhammad Shafi", "english"),
+        (817, "Tazkirul Quran", "Maulana Wahiduddin Khan", "english"), (14, "Tafsir Ibn Kathir", "Hafiz Ibn Kathir", "arabic"),
+        (16, "Tafsir Muyassar", "Al-Muyassar", "arabic"), (15, "Tafsir al-Tabari", "Al-Tabari", "arabic")]],
+    "quran_reciter": [dict(zip(("reciter_id", "reciter_name", "style"), c)) for c in [
+        (7, "Mishari Rashid al-Afasy", "Murattal"), (1, "AbdulBaset AbdulSamad", "Mujawwad"), (2, "AbdulBaset AbdulSamad", "Murattal"),
+        (3, "Abdur-Rahman as-Sudais", "Murattal"), (4, "Abu Bakr al-Shatri", "Murattal"), (5, "Hani ar-Rifai", "Murattal"),
+        (6, "Mahmoud Khalil Al-Husary", "Murattal"), (9, "Mohamed Siddiq al-Minshawi", "Murattal")]],
+    "quran_language": [dict(zip(("iso_code", "name", "native_name", "direction"), c)) for c in [
+        ("en", "English", "English", "ltr"), ("ar", "Arabic", "العربية", "rtl"), ("ur", "Urdu", "اردو", "rtl"), ("fr", "French", "Français", "ltr"),
+        ("tr", "Turkish", "Türkçe", "ltr"), ("id", "Indonesian", "Bahasa Indonesia", "ltr"), ("bn", "Bengali", "বাংলা", "ltr"),
+        ("es", "Spanish", "Español", "ltr")]],
 }
 # which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
 CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
@@ -876,6 +900,11 @@ CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"swapi", "starwars"}), frozenset({"species", "specie"}), "sw_species"),
     (frozenset({"swapi", "starwars"}), frozenset({"vehicle"}), "sw_vehicle"),
     (frozenset({"swapi", "starwars"}), frozenset({"starship"}), "sw_starship"),
+    (frozenset({"quran"}), frozenset({"chapter", "surah"}), "quran_chapter"),
+    (frozenset({"quran"}), frozenset({"translation"}), "quran_translation"),
+    (frozenset({"quran"}), frozenset({"tafsir"}), "quran_tafsir"),
+    (frozenset({"quran"}), frozenset({"reciter", "recitation"}), "quran_reciter"),
+    (frozenset({"quran"}), frozenset({"language"}), "quran_language"),
 ]
 _KIND_SHAPE = {int: I, float: N, str: S, bool: B}
 TOPIC_FIELDS.update({f"catalog_{key}": [(k, None, _KIND_SHAPE.get(type(v), S)) for k, v in rows[0].items()] for key, rows in CATALOGS.items()})
@@ -895,12 +924,12 @@ def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
     row = rows[n % len(rows)]
     key = snake(name)
     if key not in row and key in ("name", "title"):
-        key = next((k for k in ("name", "title", "circuit_name", "driver") if k in row), key)
-    value = row.get(key)
+        key = next((k for k in ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name") if k in row), key)
+    value = row.get(key, "en" if key in ("language", "lang") and ctx.catalog.startswith("quran") else None)  # a reader's language, not Rust
     if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
             or (t == "string" and not isinstance(value, str)):
         return None
-    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name"):
+    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name", "name_simple", "reciter_name"):
         return f"{value} {n // len(rows) + 1}"  # a name is a key someone looks up: distinct past the catalog's end
     return value
 
