@@ -1561,3 +1561,18 @@ def test_the_qurans_chapters_reciters_and_translations_are_its_own() -> None:
     assert chapters and all(c["verses_count"] == known[c["chapter_number"]]["verses_count"] for c in chapters), chapters[:2]
     reciters = env.step({"name": "quran_com__chapter_reciters", "arguments": {}}).data["items"]
     assert reciters and all(r["style"] in ("Murattal", "Mujawwad") and r.get("language", "en") == "en" for r in reciters), reciters[:2]
+
+
+def test_banks_problems_and_museum_objects_are_catalog_records() -> None:
+    """BrasilAPI's banks, LeetCode's problems and the Met's objects answered placeholders ("Bank 6, as
+    recorded."): they are records of the catalog, whose fields agree (a bank's code, name and ISPB)."""
+    from compoworld.synthesis.world import CATALOGS
+
+    banks = infer_plan(_server("BrasilAPI", [_tool("get_all_banks", {}, [], "Get all Brazilian banks")]), "brasilapi")
+    rows = Environment([build_service(banks)], seed=2).step({"name": "brasilapi__get_all_banks", "arguments": {}}).data["items"]
+    known = {b["ispb"]: b for b in CATALOGS["br_bank"]}
+    assert rows and all(known[r["ispb"]]["full_name"] == r["full_name"] for r in rows), rows[:2]
+    met = infer_plan(_server("Met Museum", [_tool("search_museum_objects", {"q": S}, [], "Search for objects in the Met Museum")]), "met_museum")
+    objects = Environment([build_service(met)], seed=2).step({"name": "met_museum__search_museum_objects", "arguments": {}}).data["items"]
+    artists = {o["artist_display_name"] for o in CATALOGS["met_object"]}
+    assert objects and all(o["artist_display_name"] in artists for o in objects), objects[:2]

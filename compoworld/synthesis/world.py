@@ -881,6 +881,39 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("en", "English", "English", "ltr"), ("ar", "Arabic", "العربية", "rtl"), ("ur", "Urdu", "اردو", "rtl"), ("fr", "French", "Français", "ltr"),
         ("tr", "Turkish", "Türkçe", "ltr"), ("id", "Indonesian", "Bahasa Indonesia", "ltr"), ("bn", "Bengali", "বাংলা", "ltr"),
         ("es", "Spanish", "Español", "ltr")]],
+    "pokemon": [dict(zip(("name", "types", "region", "base_experience", "height", "weight"), c)) for c in [
+        ("Pikachu", ["electric"], "kanto", 112, 4, 60), ("Bulbasaur", ["grass", "poison"], "kanto", 64, 7, 69),
+        ("Charmander", ["fire"], "kanto", 62, 6, 85), ("Squirtle", ["water"], "kanto", 63, 5, 90), ("Gengar", ["ghost", "poison"], "kanto", 250, 15, 405),
+        ("Snorlax", ["normal"], "kanto", 189, 21, 4600), ("Dragonite", ["dragon", "flying"], "kanto", 300, 22, 2100),
+        ("Togepi", ["fairy"], "johto", 49, 3, 15), ("Lucario", ["fighting", "steel"], "sinnoh", 184, 12, 540),
+        ("Greninja", ["water", "dark"], "kalos", 239, 15, 400), ("Rowlet", ["grass", "flying"], "alola", 64, 3, 15),
+        ("Sprigatito", ["grass"], "paldea", 62, 4, 41)]],
+    "leetcode_problem": [dict(zip(("title", "title_slug", "difficulty", "acceptance_rate", "topic_tags"), c)) for c in [
+        ("Two Sum", "two-sum", "Easy", 53.7, ["Array", "Hash Table"]), ("Add Two Numbers", "add-two-numbers", "Medium", 44.1, ["Linked List", "Math"]),
+        ("Longest Substring Without Repeating Characters", "longest-substring-without-repeating-characters", "Medium", 35.9, ["Hash Table", "Sliding Window"]),
+        ("Median of Two Sorted Arrays", "median-of-two-sorted-arrays", "Hard", 41.6, ["Array", "Binary Search"]),
+        ("Valid Parentheses", "valid-parentheses", "Easy", 41.4, ["String", "Stack"]), ("Merge Two Sorted Lists", "merge-two-sorted-lists", "Easy", 65.5, ["Linked List"]),
+        ("Trapping Rain Water", "trapping-rain-water", "Hard", 63.0, ["Array", "Two Pointers", "Stack"]), ("LRU Cache", "lru-cache", "Medium", 43.8, ["Hash Table", "Design"]),
+        ("Climbing Stairs", "climbing-stairs", "Easy", 53.4, ["Dynamic Programming"]), ("Number of Islands", "number-of-islands", "Medium", 61.1, ["Graph", "Union Find"]),
+        ("Word Ladder", "word-ladder", "Hard", 41.5, ["Breadth-First Search"]), ("Coin Change", "coin-change", "Medium", 45.4, ["Dynamic Programming"])]],
+    "br_bank": [dict(zip(("code", "name", "full_name", "ispb"), c)) for c in [
+        (1, "BCO DO BRASIL S.A.", "Banco do Brasil S.A.", "00000000"), (237, "BCO BRADESCO S.A.", "Banco Bradesco S.A.", "60746948"),
+        (341, "ITAÚ UNIBANCO S.A.", "Itaú Unibanco S.A.", "60701190"), (104, "CAIXA ECONOMICA FEDERAL", "Caixa Econômica Federal", "00360305"),
+        (33, "BCO SANTANDER (BRASIL) S.A.", "Banco Santander (Brasil) S.A.", "90400888"), (260, "NU PAGAMENTOS - IP", "Nu Pagamentos S.A. - Instituição de Pagamento", "18236120"),
+        (77, "BANCO INTER", "Banco Inter S.A.", "00416968"), (208, "BANCO BTG PACTUAL S.A.", "Banco BTG Pactual S.A.", "30306294")]],
+    "br_state": [dict(zip(("sigla", "nome", "regiao"), c)) for c in [
+        ("SP", "São Paulo", "Sudeste"), ("RJ", "Rio de Janeiro", "Sudeste"), ("MG", "Minas Gerais", "Sudeste"), ("BA", "Bahia", "Nordeste"),
+        ("RS", "Rio Grande do Sul", "Sul"), ("PR", "Paraná", "Sul"), ("PE", "Pernambuco", "Nordeste"), ("CE", "Ceará", "Nordeste"),
+        ("PA", "Pará", "Norte"), ("SC", "Santa Catarina", "Sul"), ("GO", "Goiás", "Centro-Oeste"), ("AM", "Amazonas", "Norte")]],
+    "met_object": [dict(zip(("title", "artist_display_name", "object_date", "medium", "department"), c)) for c in [
+        ("Under the Wave off Kanagawa", "Katsushika Hokusai", "ca. 1830–32", "Woodblock print; ink and color on paper", "Asian Art"),
+        ("Washington Crossing the Delaware", "Emanuel Leutze", "1851", "Oil on canvas", "The American Wing"),
+        ("Wheat Field with Cypresses", "Vincent van Gogh", "1889", "Oil on canvas", "European Paintings"),
+        ("The Harvesters", "Pieter Bruegel the Elder", "1565", "Oil on wood", "European Paintings"),
+        ("Young Woman with a Water Pitcher", "Johannes Vermeer", "ca. 1662", "Oil on canvas", "European Paintings"),
+        ("Madame X (Madame Pierre Gautreau)", "John Singer Sargent", "1883–84", "Oil on canvas", "The American Wing"),
+        ("The Death of Socrates", "Jacques Louis David", "1787", "Oil on canvas", "European Paintings"),
+        ("Self-Portrait with a Straw Hat", "Vincent van Gogh", "1887", "Oil on canvas", "European Paintings")]],
 }
 # which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
 CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
@@ -905,6 +938,11 @@ CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"quran"}), frozenset({"tafsir"}), "quran_tafsir"),
     (frozenset({"quran"}), frozenset({"reciter", "recitation"}), "quran_reciter"),
     (frozenset({"quran"}), frozenset({"language"}), "quran_language"),
+    (frozenset({"pok", "pokemon", "pokeapi", "pokedex"}), frozenset({"pokemon"}), "pokemon"),
+    (frozenset({"leetcode"}), frozenset({"problem", "question"}), "leetcode_problem"),
+    (frozenset({"brasil", "brasilapi", "brazil"}), frozenset({"bank"}), "br_bank"),
+    (frozenset({"brasil", "brasilapi", "ibge"}), frozenset({"state"}), "br_state"),
+    (frozenset({"met", "metropolitan"}), frozenset({"object"}), "met_object"),
 ]
 _KIND_SHAPE = {int: I, float: N, str: S, bool: B}
 TOPIC_FIELDS.update({f"catalog_{key}": [(k, None, _KIND_SHAPE.get(type(v), S)) for k, v in rows[0].items()] for key, rows in CATALOGS.items()})
@@ -924,12 +962,12 @@ def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
     row = rows[n % len(rows)]
     key = snake(name)
     if key not in row and key in ("name", "title"):
-        key = next((k for k in ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name") if k in row), key)
+        key = next((k for k in ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome") if k in row), key)
     value = row.get(key, "en" if key in ("language", "lang") and ctx.catalog.startswith("quran") else None)  # a reader's language, not Rust
     if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
             or (t == "string" and not isinstance(value, str)):
         return None
-    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name", "name_simple", "reciter_name"):
+    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name", "name_simple", "reciter_name", "nome"):
         return f"{value} {n // len(rows) + 1}"  # a name is a key someone looks up: distinct past the catalog's end
     return value
 
