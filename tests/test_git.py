@@ -107,3 +107,16 @@ def test_the_git_check_passes_a_repository_and_catches_a_commit_that_records_not
     next(t for t in broken.tools if t.original == "git_commit").git = "status"  # a commit that records nothing
     failed = {c.tool: c.status for c in check_fidelity(build_service(broken), GIT) if c.check == "fidelity_git"}
     assert failed and set(failed.values()) == {"fail"}
+
+
+def test_a_files_default_of_the_spec_stages_every_change() -> None:
+    """git-repo-browser's `git_track(repo_path, files=["."])` refused without files: the spec's default
+    stages every change."""
+    spec = ServerSpec(id="grb", source="test", name="Git Repo Browser", description="Browse and manage git repositories.", tools=[
+        tool("git_local_changes", "Get local changes (status)", {}),
+        tool("git_track", "Track (stage) specific files or all files.", {"files": {"type": "array", "items": S, "default": ["."]}}),
+        tool("git_commit", "Commit staged changes", {"message": S}, ("repo_path", "message")),
+        tool("git_commit_history", "Get commit history", {"max_count": {"type": "integer"}})])
+    env = Environment([build_service(infer_plan(spec, "grb"))], seed=1)
+    tracked = env.step({"name": "grb__git_track", "arguments": {"repo_path": REPO_PATH}})
+    assert tracked.ok and not tracked.data["unstaged"] and not tracked.data["untracked"], tracked.content

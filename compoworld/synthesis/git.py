@@ -177,7 +177,9 @@ def run_git(svc: Any, t: ToolPlan, args: dict[str, Any]) -> Any:
     if cmd == "status":
         return _status(files, current["name"])
     if cmd == "add":
-        return _add(files, arg("files", "paths", "file_paths", "pathspec", "file", "file_path"), current["name"])
+        names = ("files", "paths", "file_paths", "pathspec", "file", "file_path")
+        default = next((props[p].get("default") for p in props if snake(p) in names and isinstance(props[p], dict)), None)
+        return _add(files, arg(*names, default=default), current["name"])  # git-repo-browser's `files` defaults to ["."]
     if cmd == "reset":
         mode = str(arg("mode", "type", default="mixed")).lower().lstrip("-")
         if mode == "soft":  # to HEAD: the index and the working tree stay as they are
