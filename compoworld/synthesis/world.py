@@ -1563,6 +1563,9 @@ def _symbol(r: random.Random, c: ValueContext) -> str:
     return r.choice(STOCKS if c.equity else TICKERS)
 
 
+PREFIXED_FAMILIES = ("gateway", "ledger", "exchange", "research", "solana", "chembl", "catalog", "game_character")
+
+
 def entity_family(entity: str, collection: str, topic: str) -> str:
     """The family of a compiled entity's records: its own names first, then its topic template
     (weather, price, paper, ...). The service's name is no evidence (a `goal_story` app is no
@@ -1573,25 +1576,11 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
         return topic
     if topic in ("workflow", "run"):
         return "workflow"  # a workflow and its runs share names, schedules and states
-    if topic.startswith("gateway_"):
-        return "gateway"
-    if topic.startswith("ledger_"):
-        return "ledger"
-    if topic.startswith("exchange_"):
-        return "exchange"
-    if topic.startswith("research_"):
-        return "research"
-    if topic.startswith("solana_"):
-        return "solana"
-    if topic in VENUE_TOPICS:
-        return topic
-    if topic.startswith("chembl_"):
-        return "chembl"
-    if topic.startswith("catalog_"):
-        return "catalog"
-    if topic.startswith("game_character"):
-        return "game_character"
-    if topic in ("country", "chat_channel"):
+    # a kind of record of one domain's archetype set (`ledger_account`, `catalog_sw_planet`): its family
+    prefixed = next((family for family in PREFIXED_FAMILIES if topic.startswith(f"{family}_")), None)
+    if prefixed is not None:
+        return prefixed
+    if topic in VENUE_TOPICS or topic in ("country", "chat_channel"):
         return topic
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
