@@ -1576,3 +1576,18 @@ def test_banks_problems_and_museum_objects_are_catalog_records() -> None:
     objects = Environment([build_service(met)], seed=2).step({"name": "met_museum__search_museum_objects", "arguments": {}}).data["items"]
     artists = {o["artist_display_name"] for o in CATALOGS["met_object"]}
     assert objects and all(o["artist_display_name"] in artists for o in objects), objects[:2]
+
+
+def test_a_trade_statistics_services_products_and_blocs_are_what_they_name() -> None:
+    """Comex Stat's Harmonized System headings and NBM codes answered placeholders, its economic blocks UI
+    components in the language "rust": a heading has its code and what it covers, a bloc its acronym and
+    members, and a reader's language is a human one."""
+    from compoworld.synthesis.world import CATALOGS
+
+    tools = [_tool("getHarmonizedSystem", {"language": S}, [], "getHarmonizedSystem."), _tool("getEconomicBlocks", {"language": S}, [], "getEconomicBlocks.")]
+    env = Environment([build_service(infer_plan(_server("Comex Stat", tools), "comexstat"))], seed=4)
+    heading = env.step({"name": "comexstat__getHarmonizedSystem", "arguments": {}}).data
+    heading = heading["items"][0] if "items" in heading else heading
+    assert (heading["code"], heading["description"]) in {(h["code"], h["description"]) for h in CATALOGS["hs_heading"]}, heading
+    blocs = env.step({"name": "comexstat__getEconomicBlocks", "arguments": {}}).data["items"]
+    assert blocs and all(b["members"] >= 3 and b.get("language", "en") == "en" for b in blocs), blocs[:2]

@@ -914,6 +914,19 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("Madame X (Madame Pierre Gautreau)", "John Singer Sargent", "1883–84", "Oil on canvas", "The American Wing"),
         ("The Death of Socrates", "Jacques Louis David", "1787", "Oil on canvas", "European Paintings"),
         ("Self-Portrait with a Straw Hat", "Vincent van Gogh", "1887", "Oil on canvas", "European Paintings")]],
+    # the Harmonized System's headings (Comex Stat's `getHarmonizedSystem`, `getNBM`): a code and what it covers
+    "hs_heading": [dict(zip(("code", "name", "description"), c)) for c in [
+        ("0901", "Coffee", "Coffee, whether or not roasted or decaffeinated"), ("1201", "Soya beans", "Soya beans, whether or not broken"),
+        ("2601", "Iron ores", "Iron ores and concentrates, including roasted iron pyrites"), ("2709", "Crude petroleum", "Petroleum oils and oils obtained from bituminous minerals, crude"),
+        ("1701", "Sugar", "Cane or beet sugar and chemically pure sucrose, in solid form"), ("0202", "Frozen beef", "Meat of bovine animals, frozen"),
+        ("4703", "Wood pulp", "Chemical wood pulp, soda or sulphate"), ("8802", "Aircraft", "Aircraft (for example, helicopters, aeroplanes) and spacecraft"),
+        ("1005", "Maize", "Maize (corn)"), ("0207", "Poultry meat", "Meat and edible offal of poultry, fresh, chilled or frozen"),
+        ("2304", "Soya bean meal", "Oil-cake and other solid residues from the extraction of soya-bean oil"), ("5201", "Cotton", "Cotton, not carded or combed")]],
+    # trade blocs (Comex Stat's `getEconomicBlocks`)
+    "trade_bloc": [dict(zip(("name", "acronym", "members"), c)) for c in [
+        ("Southern Common Market", "MERCOSUL", 5), ("European Union", "EU", 27), ("Association of Southeast Asian Nations", "ASEAN", 10),
+        ("Andean Community", "CAN", 4), ("African Union", "AU", 55), ("Gulf Cooperation Council", "GCC", 6),
+        ("United States-Mexico-Canada Agreement", "USMCA", 3), ("European Free Trade Association", "EFTA", 4)]],
 }
 # which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
 CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
@@ -941,7 +954,9 @@ CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"pok", "pokemon", "pokeapi", "pokedex"}), frozenset({"pokemon"}), "pokemon"),
     (frozenset({"leetcode"}), frozenset({"problem", "question"}), "leetcode_problem"),
     (frozenset({"brasil", "brasilapi", "brazil"}), frozenset({"bank"}), "br_bank"),
-    (frozenset({"brasil", "brasilapi", "ibge"}), frozenset({"state"}), "br_state"),
+    (frozenset({"brasil", "brasilapi", "ibge", "comexstat"}), frozenset({"state"}), "br_state"),
+    (frozenset({"comexstat", "comex"}), frozenset({"system", "nbm", "ncm", "heading"}), "hs_heading"),
+    (frozenset({"comexstat", "comex"}), frozenset({"block", "bloc"}), "trade_bloc"),
     (frozenset({"met", "metropolitan"}), frozenset({"object"}), "met_object"),
 ]
 _KIND_SHAPE = {int: I, float: N, str: S, bool: B}
@@ -963,7 +978,7 @@ def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
     key = snake(name)
     if key not in row and key in ("name", "title"):
         key = next((k for k in ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome") if k in row), key)
-    value = row.get(key, "en" if key in ("language", "lang") and ctx.catalog.startswith("quran") else None)  # a reader's language, not Rust
+    value = row.get(key, "en" if key in ("language", "lang") else None)  # a reader's language, not Rust
     if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
             or (t == "string" and not isinstance(value, str)):
         return None
