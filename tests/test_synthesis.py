@@ -1591,3 +1591,19 @@ def test_a_trade_statistics_services_products_and_blocs_are_what_they_name() -> 
     assert (heading["code"], heading["description"]) in {(h["code"], h["description"]) for h in CATALOGS["hs_heading"]}, heading
     blocs = env.step({"name": "comexstat__getEconomicBlocks", "arguments": {}}).data["items"]
     assert blocs and all(b["members"] >= 3 and b.get("language", "en") == "en" for b in blocs), blocs[:2]
+
+
+def test_a_records_language_is_a_programming_one_only_about_code() -> None:
+    """A WhatsApp session's or a podcast's `language` had been "rust" or "go": a record's language is a
+    programming language only where the record or its service is about code."""
+    from compoworld.synthesis.world import HUMAN_LANGUAGES, LANGUAGES
+
+    def languages(server: str, service: str, tool: str, description: str) -> set[str]:
+        plan = infer_plan(_server(server, [_tool(tool, {"language": S}, [], description)]), service)
+        state = Environment([build_service(plan)], seed=2).state()[service]
+        return {r["language"] for rows in state.values() for r in rows.values() if isinstance(r.get("language"), str)}
+
+    spoken = languages("Podcast Index", "podcasts", "list_episodes", "List podcast episodes")
+    assert spoken and spoken <= set(HUMAN_LANGUAGES), spoken
+    code = languages("Code Snippets", "snippets", "list_snippets", "List code snippets")
+    assert code and code <= set(LANGUAGES), code

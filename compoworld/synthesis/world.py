@@ -494,6 +494,16 @@ def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
 
 CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "SGD"]
 LANGUAGES = ["python", "typescript", "javascript", "go", "rust", "java"]
+HUMAN_LANGUAGES = ["en", "en", "en", "es", "de", "fr", "pt"]
+CODE_WORDS = frozenset({"code", "snippet", "repo", "repository", "package", "library", "function", "script", "gist", "sdk", "npm", "pypi",
+                        "compiler", "lint", "linter", "syntax", "programming", "developer", "github", "gitlab", "ide", "ast", "component",
+                        "interpreter", "runtime", "framework", "module"})
+
+
+def _about_code(c: "ValueContext") -> bool:
+    """Whether a record's `language` is a programming language: the record or its service is about code
+    (a repository, a snippet, an SDK); otherwise it is a reader's (Quran.com's reciters had been in "rust")."""
+    return c.family in ("repo", "component") or bool(set(words(c.entity)) & CODE_WORDS) or bool(c.scope & CODE_WORDS)
 CONDITIONS = ["sunny", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm", "snow", "fog", "windy"]
 GENRES = ["drama", "comedy", "documentary", "science fiction", "thriller", "animation", "history", "jazz", "rock"]
 COLORS = ["red", "green", "blue", "orange", "purple", "teal", "black", "white"]
@@ -2286,7 +2296,7 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"symbol", "ticker"}, lambda r, c, p, n: _symbol(r, c)),
     ({"username", "login", "handle", "owner", "user"}, lambda r, c, p, n: p.email.split("@")[0].replace(".", "_") if p else f"user{n}"),
     ({"repo", "repository"}, lambda r, c, p, n: f"{r.choice(COMPANY_A).lower()}/{r.choice(WORDS)}"),
-    ({"language", "lang"}, lambda r, c, p, n: r.choice(LANGUAGES)),
+    ({"language", "lang"}, lambda r, c, p, n: r.choice(LANGUAGES) if _about_code(c) else r.choice(HUMAN_LANGUAGES)),
     ({"version"}, lambda r, c, p, n: f"{r.randint(0, 4)}.{r.randint(0, 12)}.{r.randint(0, 9)}"),
     ({"license", "licence"}, lambda r, c, p, n: r.choice(LICENSES)),
     ({"color", "colour"}, lambda r, c, p, n: r.choice(COLORS)),
