@@ -1607,3 +1607,13 @@ def test_a_records_language_is_a_programming_one_only_about_code() -> None:
     assert spoken and spoken <= set(HUMAN_LANGUAGES), spoken
     code = languages("Code Snippets", "snippets", "list_snippets", "List code snippets")
     assert code and code <= set(LANGUAGES), code
+
+
+def test_a_chats_presence_is_online_or_offline_not_an_event() -> None:
+    """WAHA's presences had been events with a start, an end and a location: a contact's presence is
+    whether it is online, with when it was last seen."""
+    tools = [_tool("PresenceController_getPresenceAll", {"session": S}, [], "Get all subscribed presence information.")]
+    env = Environment([build_service(infer_plan(_server("WAHA", tools), "waha"))], seed=3)
+    presences = env.step({"name": "waha__PresenceController_getPresenceAll", "arguments": {}}).data["items"]
+    assert presences and all(p["presence"] in ("online", "offline", "typing", "recording", "paused") and "starts_at" not in p
+                             for p in presences), presences[:2]

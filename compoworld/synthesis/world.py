@@ -606,6 +606,8 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     # who may do what to an object (EduBase's 30 class, course and quiz permission tools): a user and a
     # level, not a news story because the tools' HTTP verb is "post"
     ("permission", ("permission", "grant", "acl"), [("user", None, S), ("permission", None, S), ("granted_at", "datetime", S)]),
+    # whether a chat's contact is online (WAHA's `PresenceController_getPresence`): no event with a start and a location
+    ("presence", ("presence",), [("chat_id", None, S), ("presence", None, S), ("last_seen", "datetime", S)]),
     ("version", ("version", "changelog"),
      [("version", "code", S), ("released_at", "date", S), ("commit", None, S)]),
     ("table", ("table", "row", "column", "collection", "dataset", "sheet", "spreadsheet", "sql"),
@@ -1061,7 +1063,7 @@ def _character(c: "ValueContext", n: int) -> tuple[str, str]:
     return _nth(ROSTERS.get(c.game, ROSTERS["lol"]), n)
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
-NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table", "permission",
+NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table", "permission", "presence",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint",
@@ -1446,6 +1448,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("standing", ("standing", "leaderboard", "ranking", "league")),
     ("whois", ("registry", "registrar", "tld", "asn", "dns")),  # `whois` reads as a plural here: the topic's name counts
     ("permission", ("permission", "grant", "acl")),
+    ("presence", ("presence",)),
     ("engagement", ("engagement", "activity", "interaction", "call")),
     ("shortcut", ("shortcut",)),
     ("tag", ("tag", "label", "hashtag", "category")),
@@ -3125,6 +3128,7 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
               (TEXTS, lambda r, c, p, n: f"Table {_table(r, c, n)[0]} with columns {', '.join(_table(r, c, n)[1])}.")],
     "country": [(NAMES | {"country", "country_name"}, lambda r, c, p, n: COUNTRIES[n % len(COUNTRIES)][0])],
     "permission": [({"permission", "role", "level", "access"}, lambda r, c, p, n: r.choice(["view", "comment", "edit", "admin"]))],
+    "presence": [({"presence", "status", "state"}, lambda r, c, p, n: ("online", "offline", "typing", "offline", "recording", "paused")[n % 6])],
     "stock_exchange": [({"acronym", "code", "exchange", "short_name"}, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[1]),
                        (NAMES, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[0]),
                        ({"country", "country_code"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][2]),
