@@ -1035,7 +1035,7 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     # a key-value store's commands are checked by what the store does (`keyspace`), not as records
     commands = {n: c for n, t in tools.items() if (c := kv_command(t.name))} if is_kv_store([t.name for t in server.tools]) else {}
     # so are a git client's, by what git does to one repository (`git`)
-    git_commands = {n: c for n, t in tools.items() if snake(t.name).startswith("git_") and (c := git_command(t.name))} \
+    git_commands = {n: c for n, t in tools.items() if (c := git_command(t.name))} \
         if is_git(set(words(server.name)) | set(words(server.description or "")), [t.name for t in server.tools]) else {}
     # reads before writes, deletes last: every read sees the seeded records
     for name, tool in sorted(tools.items(), key=lambda kv: (specs[kv[0]].destructive, not specs[kv[0]].read_only, kv[0])):

@@ -58,15 +58,18 @@ UNTRACKED = ("notes/todo.md", "- retry order syncs\n- document the timeout\n")
 
 
 def git_command(tool_name: str) -> str | None:
-    """The command a tool of a git server runs (`git_diff_staged` -> diff_staged, `git_track` -> add), or None."""
-    s = snake(tool_name).removeprefix("git_")
-    s = ALIASES.get(s, s)
+    """The command a tool of a git server runs (`git_diff_staged` -> diff_staged, `git_track` -> add), or
+    None: a tool named without git's prefix (`search_code`) is none of git's."""
+    s = snake(tool_name)
+    if not s.startswith("git_"):
+        return None
+    s = ALIASES.get(s.removeprefix("git_"), s.removeprefix("git_"))
     return s if s in COMMANDS else None
 
 
 def is_git(server_words: set[str], tool_names: list[str]) -> bool:
     """Whether a service is a git client: it says git, and it commits and stages or reads the status or log."""
-    cmds = {c for n in tool_names if snake(n).startswith("git_") and (c := git_command(n))}
+    cmds = {c for n in tool_names if (c := git_command(n))}
     return "git" in server_words and len(cmds) >= 4 and "commit" in cmds and bool(cmds & {"status", "log"})
 
 

@@ -847,7 +847,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
     # Fields: those of writes and reads first, so a listing knows which of its numbers name a field.
     for t in sorted(infos, key=lambda t: t.op == "list"):
-        if t.entity is None or t.op in ("action", "browser", "sql", "kv", "home", "git"):
+        if t.entity is None or t.op in ("action", *STORE_OPS):
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
         _collect_fields(t, e)
@@ -892,6 +892,11 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     return plan
 
 
+# the ops whose tools run on a store the runtime keeps for the service (a browser session, a database,
+# a keyspace, a home, a repository), not on records of an entity
+STORE_OPS = ("browser", "sql", "kv", "home", "git")
+
+
 def _own(kind: str) -> str:
     """The key of a collection the runtime keeps for a kind of tool (its action log, browser session,
     database, simulations): never an entity's name, so Contentful's `ai_action` records are not the log."""
@@ -903,8 +908,8 @@ ACTION_KEY = _own("action")
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
     """Keys, references and the final operation of a tool, now that the service's entities are known."""
-    if t.op in ("compute", "world_model", "action", "browser", "sql", "kv", "home", "git"):
-        if t.op in ("action", "browser", "sql", "kv", "home", "git"):
+    if t.op in ("compute", "world_model", "action", *STORE_OPS):
+        if t.op in ("action", *STORE_OPS):
             t.entity = _own(t.op)
         return
     ent = t.head
@@ -1347,14 +1352,15 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = f"game_character_{game_of(named, context)}", CHARACTER_TOPIC
     if e.name == "channel" and set(words(service)) & CHAT_SERVICES:
         topic, tfields = "chat_channel", CHANNEL_TOPIC  # Slack's channels had been films with a genre
+    own_words = set(words(service))  # the service's own name; `context` adds its description
     if chain == "solana" and e.name in SOLANA_TOPICS and not e.owned:
         topic, tfields = f"solana_{e.name}", SOLANA_TOPICS[e.name]  # a node's answers, not people, orders or emails
-    catalog = catalog_of(set(words(service)) | context, e.name)
+    catalog = catalog_of(own_words | context, e.name)
     if catalog is not None and not e.owned:
         topic, tfields = f"catalog_{catalog}", TOPIC_FIELDS[f"catalog_{catalog}"]  # SWAPI's planets, F1's circuits
-    if "chembl" in set(words(service)) | context and e.name in CHEMBL_TOPICS and not e.owned:
+    if "chembl" in own_words | context and e.name in CHEMBL_TOPICS and not e.owned:
         topic, tfields = f"chembl_{e.name}", CHEMBL_TOPICS[e.name]  # ChEMBL's assays had been documents "Assay 6, as recorded."
-    if set(words(service)) & RESEARCH_SERVICES and e.name in RESEARCH_TOPICS:
+    if own_words & RESEARCH_SERVICES and e.name in RESEARCH_TOPICS:
         topic, tfields = f"research_{e.name}", RESEARCH_TOPICS[e.name]  # Papers with Code's research areas had been papers
     if e.name in ("exchange", "dex") and not e.owned:
         # a venue: a message broker's exchange, a crypto exchange or DEX, a stock exchange (no exchange rate)
@@ -1364,11 +1370,11 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
             topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]
         elif context & (STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}):
             topic, tfields = "stock_exchange", VENUE_TOPICS["stock_exchange"]
-    if set(words(service)) & EXCHANGE_SERVICES and e.name in EXCHANGE_TOPICS:
+    if own_words & EXCHANGE_SERVICES and e.name in EXCHANGE_TOPICS:
         topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]  # CCXT's trades had been stock quotes of companies
-    if (set(words(service)) | context) & LEDGER_SERVICES and e.name in LEDGER_TOPICS:
+    if (own_words | context) & LEDGER_SERVICES and e.name in LEDGER_TOPICS:
         topic, tfields = f"ledger_{e.name}", LEDGER_TOPICS[e.name]  # Xero's accounts had been people, its journals papers
-    if set(words(service)) & GATEWAY_SERVICES and e.name in GATEWAY_TOPICS:
+    if own_words & GATEWAY_SERVICES and e.name in GATEWAY_TOPICS:
         topic, tfields = f"gateway_{e.name}", GATEWAY_TOPICS[e.name]  # Kong's routes match requests, no road
     if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
         topic = WEB_RESULT  # a web search engine's hits are pages of the web, about what was searched
@@ -1630,7 +1636,7 @@ def _thinking_tools(infos: list[TInfo]) -> None:
         name = t.tool.name.lower()
         said = _name_verb(t.tokens)
         if not _THINKING.search(name) or (said and VERB_CLASS.get(said[0]) in ("get", "list", "delete")) \
-                or t.op in ("compute", "sql", "browser", "kv", "home", "git"):
+                or t.op in ("compute", *STORE_OPS):
             continue  # `get_thoughts` lists the entries, `clear_thoughts` removes them
         if not any(p.required and p.type in ("string", "object", "array") for p in t.params):
             continue  # what it would keep is not given
@@ -1736,7 +1742,7 @@ def _git_repository(infos: list[TInfo], server_words: set[str]) -> None:
     """A git client's tools (`git_status`, `git_add`, `git_commit`, `git_log`...) read and change one
     repository (git.py): `git_add` stages a file that `git_status` then shows, `git_commit` records it."""
     if is_git(server_words, [t.tool.name for t in infos]):
-        _run_commands(infos, "git", lambda name: git_command(name) if snake(name).startswith("git_") else None, repo_param, GIT_REPO_SEM)
+        _run_commands(infos, "git", git_command, repo_param, GIT_REPO_SEM)
 
 
 def _kv_store(infos: list[TInfo]) -> None:

@@ -980,7 +980,7 @@ def catalog_of(service_words: set[str], entity: str) -> str | None:
     return next((key for svc, ents, key in CATALOG_OF if service_words & svc and entity in ents), None)
 
 
-def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
     """Field `name` of record `n` of the entity's catalog: its own value, or its name for a `name` or
     `title` the records call otherwise; None for a field the catalog's records do not have."""
     rows = CATALOGS.get(ctx.catalog)
@@ -2070,9 +2070,8 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
         return rng.choice(["true", "false"])  # a flag a spec declares a string: never the email its name mentions
     # an accounting system's, an exchange's or a research catalog's records: their own fields first (a
     # method's `full_name` is "Residual Network", not a person's)
-    value = {"ledger": ledger_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value}.get(
-        ctx.family, lambda *a: None)(name, t, ctx, n) \
-        if ctx.family not in ("exchange", "solana") else {"exchange": exchange_value, "solana": solana_value}[ctx.family](name, t, ctx, n, rng)
+    own_value = FAMILY_VALUES.get(ctx.family)
+    value = own_value(name, t, ctx, n, rng) if own_value is not None else None
     if value is not None:
         return value
     toks = _name_tokens(name)
@@ -2657,7 +2656,7 @@ CONFERENCES = [("NeurIPS", "Conference on Neural Information Processing Systems"
                ("NAACL", "North American Chapter of the Association for Computational Linguistics"), ("COLT", "Conference on Learning Theory")]
 
 
-def research_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+def research_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
     """A field of a research catalog's record, by the record's kind (`ctx.entity`) and the field's name:
     an area's or a task's name, a method's full name and year, a dataset's modality, a conference's
     acronym; None for a field such records do not have."""
@@ -2757,7 +2756,7 @@ WARNINGS = [("Black Box Warning", "Cardiotoxicity", "United States"), ("Withdraw
             ("Black Box Warning", "Suicidal ideation", "United States"), ("Withdrawn", "Hematological toxicity", "Japan")]
 
 
-def chembl_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+def chembl_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
     """A field of a ChEMBL record, by the record's kind (`ctx.entity`) and the field's name: a drug's
     ChEMBL id, name and approval year, its target, mechanism and indication; a cell line's tissue; an
     organism's taxonomy; None for a field such records do not have."""
@@ -2795,7 +2794,7 @@ def chembl_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
     return value
 
 
-def ledger_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
+def ledger_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
     """A field of an accounting system's record, by the record's kind (`ctx.entity`) and the field's
     name: an account's code and type, a tax rate's percentage, a quote's number and state, the customer
     or supplier a document is with; None for a field such records do not have."""
@@ -2825,6 +2824,12 @@ def ledger_value(name: str, t: str | None, ctx: "ValueContext", n: int) -> Any:
     if t == "string" and not isinstance(value, str):
         return str(value)
     return value
+
+
+# the value functions of the archetype sets that answer every field of their records (`_hint` asks them first)
+FAMILY_VALUES: dict[str, Callable[[str, str | None, "ValueContext", int, random.Random], Any]] = {
+    "ledger": ledger_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value, "exchange": exchange_value,
+    "solana": solana_value}
 
 
 def _nth(options: list[Any], n: int, sep: str = " ") -> Any:
