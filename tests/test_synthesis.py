@@ -1617,3 +1617,72 @@ def test_a_chats_presence_is_online_or_offline_not_an_event() -> None:
     presences = env.step({"name": "waha__PresenceController_getPresenceAll", "arguments": {}}).data["items"]
     assert presences and all(p["presence"] in ("online", "offline", "typing", "recording", "paused") and "starts_at" not in p
                              for p in presences), presences[:2]
+
+
+def test_an_ingestion_that_returns_a_feeds_id_makes_a_feed() -> None:
+    """Graphlit's `ingestSlackMessages` "executes asynchronously and returns the feed identifier": it had
+    been a logged action that no listing saw. It makes one of the feeds `queryFeeds` lists and
+    `deleteFeed` removes, named after its source; the source's other arguments are no fields of every feed."""
+    ingest_doc = "Ingests messages from Slack channel into the knowledge base.\n Executes asynchronously and returns the feed identifier."
+    tools = [_tool("ingestSlackMessages", {"channelName": S, "readLimit": {"type": "number"}}, ["channelName"], ingest_doc),
+             _tool("ingestRedditPosts", {"subredditName": S, "readLimit": {"type": "number"}}, ["subredditName"],
+                   "Ingests posts from Reddit subreddit.\n Executes asynchronously and returns the feed identifier."),
+             _tool("queryFeeds", {"name": S, "type": {"type": "string", "enum": ["SLACK", "REDDIT", "RSS"]}}, [], "Query feeds from the knowledge base."),
+             _tool("deleteFeed", {"id": S}, ["id"], "Deletes feed from the knowledge base.")]
+    env = Environment([build_service(infer_plan(_server("Graphlit", tools), "graphlit"))], seed=5)
+    made = env.step({"name": "graphlit__ingestSlackMessages", "arguments": {"channelName": "eng-alerts", "readLimit": 20}})
+    assert made.ok and made.data["name"] == "eng-alerts", made.content
+    listed = env.step({"name": "graphlit__queryFeeds", "arguments": {"name": "eng-alerts"}}).data["items"]
+    assert [f["id"] for f in listed] == [made.data["id"]], listed
+    seeded = env.step({"name": "graphlit__queryFeeds", "arguments": {}}).data["items"]
+    assert all(not {"read_limit", "channel_name", "subreddit_name"} & set(f) for f in seeded), seeded[:2]
+    assert env.step({"name": "graphlit__deleteFeed", "arguments": {"id": made.data["id"]}}).ok
+    assert not env.step({"name": "graphlit__queryFeeds", "arguments": {"name": "eng-alerts"}}).data["items"]
+
+
+def test_a_kubernetes_clusters_nodes_contexts_and_events_are_kubectls() -> None:
+    """A Kubernetes server's nodes had been records "Node 3, as recorded.", its kubeconfig contexts
+    documents and its events calendar events with a location: they are the objects kubectl shows."""
+    tools = [_tool("list_nodes", {}, [], "List all nodes in the cluster"),
+             _tool("k8s_get_contexts", {}, [], "List all available Kubernetes contexts"),
+             _tool("get_events", {"namespace": S}, [], "Get Kubernetes events from the cluster"),
+             _tool("create_pod", {"name": S, "namespace": S, "image": S}, ["name", "namespace", "image"], "Create a new Kubernetes pod")]
+    env = Environment([build_service(infer_plan(_server("Kubernetes", tools), "kubernetes"))], seed=6)
+    nodes = env.step({"name": "kubernetes__list_nodes", "arguments": {}}).data["items"]
+    assert nodes and all(n["status"] in ("Ready", "NotReady") and n["version"].startswith("v1.") for n in nodes), nodes[:2]
+    contexts = env.step({"name": "kubernetes__k8s_get_contexts", "arguments": {}}).data["items"]
+    assert contexts and all(c["cluster"] and c["user"] and "content" not in c for c in contexts), contexts[:2]
+    events = env.step({"name": "kubernetes__get_events", "arguments": {}}).data["items"]
+    assert events and all(e["type"] in ("Normal", "Warning") and e["reason"] and "location" not in e for e in events), events[:2]
+
+
+def test_a_companys_record_is_one_company_of_the_world() -> None:
+    """HubSpot's companies had one company's name, another's domain and the description "Company 6, as
+    recorded.": a company's name, domain, website, city and description are one company's."""
+    from compoworld.services.fake import world
+
+    tools = [_tool("crm_get_company", {"companyId": S}, ["companyId"], "Get a single company by ID"),
+             _tool("crm_search_companies", {"query": S}, [], "Search companies"),
+             _tool("crm_create_company", {"properties": {"type": "object", "properties": {"name": S, "domain": S, "website": S,
+                                                                                           "city": S, "description": S}}},
+                   ["properties"], "Create a new company record")]
+    env = Environment([build_service(infer_plan(_server("HubSpot", tools), "hubspot"))], seed=8)
+    companies = {(c.name, c.domain, f"https://{c.domain}", c.city) for c in world(8).companies}
+    seeded = list(env.state()["hubspot"]["companies"].values())
+    assert seeded
+    for rec in seeded:
+        assert (rec["name"], rec["domain"], rec["website"], rec["city"]) in companies, rec
+        assert rec["description"].startswith(rec["name"]) and ", as recorded." not in rec["description"], rec
+
+
+def test_a_labels_text_colour_is_a_colour() -> None:
+    """Gmail's labels had `textColor` "Label 1, as recorded.": a field named for a colour holds one,
+    whatever other word it has."""
+    from compoworld.synthesis.world import COLORS
+
+    color = {"type": "object", "properties": {"textColor": S, "backgroundColor": S}}
+    tools = [_tool("create_label", {"name": S, "color": color}, ["name"], "Creates a new Gmail label"),
+             _tool("get_label", {"id": S}, ["id"], "Gets a specific Gmail label")]
+    env = Environment([build_service(infer_plan(_server("Gmail", tools), "gmail"))], seed=2)
+    labels = list(env.state()["gmail"]["labels"].values())
+    assert labels and all(set(lab["color"].values()) <= set(COLORS) for lab in labels), labels[:2]

@@ -29,7 +29,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -934,7 +934,7 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
     name_keys = [p for p, s in scored if s == 2]
     for p in cands:
         r = _ref_entity(p, entities, ent)
-        if r is not None and p not in id_keys and p not in name_keys:
+        if r is not None and p not in id_keys and p not in name_keys and id(p) not in t.renames:
             t.refs.append((p, p.snake, r))
     moved = _move_pair(t, cands) if t.op == "update" else None
     if moved is not None:  # `move_file(source, destination)`: find the record by its old key, give it the new one
@@ -1372,6 +1372,8 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
             topic, tfields = "stock_exchange", VENUE_TOPICS["stock_exchange"]
     if own_words & EXCHANGE_SERVICES and e.name in EXCHANGE_TOPICS:
         topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]  # CCXT's trades had been stock quotes of companies
+    if (own_words | context) & CLUSTER_SERVICES and e.name in CLUSTER_TOPICS and not e.owned:
+        topic, tfields = f"cluster_{e.name}", CLUSTER_TOPICS[e.name]  # Kubernetes nodes had been metrics, contexts documents
     if (own_words | context) & LEDGER_SERVICES and e.name in LEDGER_TOPICS:
         topic, tfields = f"ledger_{e.name}", LEDGER_TOPICS[e.name]  # Xero's accounts had been people, its journals papers
     if own_words & GATEWAY_SERVICES and e.name in GATEWAY_TOPICS:
@@ -1408,8 +1410,9 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
     if title_like is None and "name" not in fields and "title" not in fields and not e.itemized:
         fields["name"] = FieldPlan(name="name", shape={"type": "string"}, sem="title", role="title")
     statuses = list(e.status_enum or [])
-    # a health check's `status` is the health it reports (healthy, green), not a lifecycle no tool moves
-    if e.statuses or ("status" in fields and topic != "health"):
+    # a health check's `status` is the health it reports (healthy, green), not a lifecycle no tool moves;
+    # so is a Kubernetes node's (Ready) or Job's (Complete) where no tool moves it
+    if e.statuses or ("status" in fields and topic != "health" and not topic.startswith("cluster_")):
         initial = [] if statuses else [_initial_status(e.statuses)]
         for s in initial + e.statuses:
             if s not in statuses:
@@ -1692,13 +1695,46 @@ def _company_profiles(infos: list[TInfo]) -> None:
             t.head = "company_profile"
 
 
+# "Executes asynchronously and returns the feed identifier": what an action answers the id of, it made.
+_RETURNS_ID = re.compile(r"\breturns? (?:the |a |an )?(?:new |created )?([a-z]+) (?:id|identifier)\b", re.I)
+
+
 def _makes_records(infos: list[TInfo]) -> None:
     """`build_image(path, tag)` beside `list_images` and `remove_image`: the image it builds is one
-    of the images the service lists, not a line in an action log."""
+    of the images the service lists, not a line in an action log. Graphlit's `ingestSlackMessages`,
+    which "returns the feed identifier", makes one of the feeds `queryFeeds` lists."""
     kept = {t.head for t in infos if t.head and t.op in _RECORD_OPS}
+    makes: dict[int, str] = {}
     for t in infos:
-        if t.op == "action" and t.head in MAKES.get(t.verb or "", ()) and t.head in kept:
+        said = _RETURNS_ID.search(t.tool.description) if t.op == "action" else None
+        made = singular(said.group(1).lower()) if said else None
+        if made in kept and made != t.head:
+            makes[id(t)] = made
+        elif t.op == "action" and (t.head in MAKES.get(t.verb or "", ()) and t.head in kept or made == t.head and made in kept):
             t.op = "create"
+    # the fields the made records have, as the service's own tools name them (read before any head moves)
+    own = {made: {p.snake for u in infos if u.head == made and id(u) not in makes for p in u.params} for made in makes.values()}
+    for t in infos:
+        if id(t) in makes:
+            t.op, t.head, t.guessed = "create", makes[id(t)], False
+            _from_a_source(t, own[t.head])
+
+
+def _from_a_source(t: TInfo, own: set[str]) -> None:
+    """A record made from a source (a feed ingesting a Slack channel) keeps the fields its own tools
+    name; the source's arguments (`channelName`, `readLimit`, `teamId`) are no fields of every feed.
+    The source names the record where the records have names. Records no other tool describes
+    (Graphlit's contents, made by `ingestText(name, text)`) are what the arguments say."""
+    if not own - {"id"}:
+        return
+    named = "name" not in {p.snake for p in t.params} and "name" in own
+    for p in t.params:
+        if p.snake in own:
+            continue
+        if named and p.required and p.type == "string":
+            t.renames[id(p)], named = "name", False
+            continue
+        p.structural = "option"
 
 
 def _browser_session(infos: list[TInfo]) -> None:

@@ -708,6 +708,27 @@ LEDGER_TOPICS: dict[str, list[F]] = {
     "note": [("credit_note_number", None, S), ("contact", None, S), ("date", "date", S), ("status", None, S), ("total", None, N)],
 }
 TOPIC_FIELDS.update({f"ledger_{kind}": fields for kind, fields in LEDGER_TOPICS.items()})
+# A Kubernetes cluster's own objects as kubectl shows them: nodes that are Ready, Services with a
+# cluster IP, Jobs that completed, kubeconfig contexts, API resources, CRDs, events with a reason.
+# Their generic names had made nodes metrics "Node 3, as recorded.", contexts documents and an
+# application's diagnosis a calendar event with a location.
+CLUSTER_SERVICES = frozenset({"kubernetes", "k8s", "kubectl", "openshift", "minikube"})
+CLUSTER_TOPICS: dict[str, list[F]] = {
+    "node": [("name", None, S), ("status", None, S), ("roles", None, S), ("version", None, S), ("internal_ip", None, S),
+             ("cpu", None, S), ("memory", None, S)],
+    "service": [("name", None, S), ("namespace", None, S), ("type", None, S), ("cluster_ip", None, S), ("ports", None, S)],
+    "job": [("name", None, S), ("namespace", None, S), ("completions", None, S), ("status", None, S), ("started_at", "datetime", S)],
+    "context": [("name", None, S), ("cluster", None, S), ("user", None, S), ("namespace", None, S), ("current", None, B)],
+    "apis": [("name", None, S), ("group_version", None, S), ("kind", None, S), ("namespaced", None, B), ("verbs", None, SA)],
+    "crd": [("name", None, S), ("group", None, S), ("version", None, S), ("kind", None, S), ("scope", None, S)],
+    "event": [("type", None, S), ("reason", None, S), ("object", None, S), ("message", None, S), ("count", None, I),
+              ("last_seen", "datetime", S)],
+    "rollout": [("name", None, S), ("namespace", None, S), ("revision", None, I), ("replicas", None, I), ("ready_replicas", None, I),
+                ("status", None, S)],
+    "app": [("app_name", None, S), ("namespace", None, S), ("status", None, S), ("replicas", None, I), ("ready_replicas", None, I),
+            ("restarts", None, I), ("message", None, S)],
+}
+TOPIC_FIELDS.update({f"cluster_{kind}": fields for kind, fields in CLUSTER_TOPICS.items()})
 # A crypto exchange's own records (CCXT, Binance): trades of a pair, its order book, the markets and
 # exchanges it lists, leverage tiers and open positions. The price archetype had made every one a stock
 # quote of a company ("Prairie Media" at 847.63 CAD for UNI-10), a leverage tier a football standing.
@@ -1430,6 +1451,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("message", ("message", "mail", "email", "inbox", "chat", "thread", "conversation", "dm", "sms", "notification", "reply", "channel")),
     ("event", ("event", "calendar", "meeting", "appointment", "schedule", "booking", "reservation", "invite")),
     ("contact", ("contact", "user", "person", "people", "member", "profile", "account", "customer", "employee", "lead", "candidate")),
+    ("company", ("company", "organization", "organisation", "business", "vendor", "supplier", "brand")),
     ("order", ("order", "payment", "invoice", "charge", "refund", "transaction", "subscription", "checkout", "cart", "purchase", "billing")),
     ("health", ("health", "healthcheck", "heartbeat", "uptime", "liveness", "readiness")),
     ("metric", ("metric", "report", "analytics", "stat", "statistic", "usage", "kpi", "dashboard", "monitor")),
@@ -1591,7 +1613,7 @@ def _symbol(r: random.Random, c: ValueContext) -> str:
     return r.choice(STOCKS if c.equity else TICKERS)
 
 
-PREFIXED_FAMILIES = ("gateway", "ledger", "exchange", "research", "solana", "chembl", "catalog", "game_character")
+PREFIXED_FAMILIES = ("gateway", "ledger", "cluster", "exchange", "research", "solana", "chembl", "catalog", "game_character")
 
 
 def entity_family(entity: str, collection: str, topic: str) -> str:
@@ -2075,6 +2097,8 @@ def _hint(name: str, sem: str | None, t: str | None, rng: random.Random, ctx: Va
     if value is not None:
         return value
     toks = _name_tokens(name)
+    if t in ("string", None) and _name_words(name)[-1:] in (("color",), ("colour",)):
+        return rng.choice(COLORS)  # a label's `textColor` is a colour, not a text
     w = ctx.world
     # a record about a person (an author, a user) is one person: its name, email and handle agree
     whose = ctx.entity if _name_tokens(ctx.entity) & PERSON_ENTITIES else name
@@ -2222,6 +2246,8 @@ def _person(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
 
 def _company(rng: random.Random, ctx: ValueContext, person: Any, n: int) -> str:
     cos = ctx.world.companies
+    if ctx.family == "company" and cos:
+        return _company_of(rng, ctx, n).name  # a company's record: its name, domain and city are one company's
     return cos[rng.randrange(len(cos))].name if cos else f"{rng.choice(COMPANY_A)} Labs"
 
 
@@ -2826,9 +2852,76 @@ def ledger_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ran
     return value
 
 
+# (kind, group/version, namespaced, verbs) of the API resources a cluster serves, and its custom resources
+CLUSTER_APIS = [("pods", "v1", "Pod", True), ("services", "v1", "Service", True), ("nodes", "v1", "Node", False),
+                ("deployments", "apps/v1", "Deployment", True), ("statefulsets", "apps/v1", "StatefulSet", True),
+                ("jobs", "batch/v1", "Job", True), ("cronjobs", "batch/v1", "CronJob", True),
+                ("ingresses", "networking.k8s.io/v1", "Ingress", True), ("namespaces", "v1", "Namespace", False),
+                ("configmaps", "v1", "ConfigMap", True)]
+CLUSTER_CRDS = [("certificates.cert-manager.io", "cert-manager.io", "Certificate"), ("servicemonitors.monitoring.coreos.com",
+                "monitoring.coreos.com", "ServiceMonitor"), ("ingressroutes.traefik.io", "traefik.io", "IngressRoute"),
+                ("applications.argoproj.io", "argoproj.io", "Application"), ("scaledobjects.keda.sh", "keda.sh", "ScaledObject")]
+CLUSTER_EVENTS = [("Normal", "Scheduled", "Successfully assigned {pod} to worker-2"), ("Normal", "Pulled",
+                  "Container image \"registry.local/{svc}:1.8.2\" already present on machine"),
+                  ("Warning", "BackOff", "Back-off restarting failed container {svc} in pod {pod}"),
+                  ("Normal", "ScalingReplicaSet", "Scaled up replica set {svc}-7d9f6c to 3"),
+                  ("Warning", "FailedScheduling", "0/3 nodes are available: 3 Insufficient memory.")]
+CLUSTER_CONTEXTS = [("prod-eu-west-1", "prod-eu"), ("staging", "staging"), ("dev-local", "minikube")]
+
+
+def cluster_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
+    """A field of a Kubernetes object, by its kind (`ctx.entity`) and the field's name: a node's
+    status and kubelet version, a Service's type and cluster IP, a Job's completions, an event's reason
+    about one of the cluster's pods; None for a field such objects do not have."""
+    kind = ctx.entity
+    svc = SERVICES[n % len(SERVICES)]
+    ns = ("default", "payments", "web", "monitoring")[n % 4]
+    pod = f"{svc}-7d9f6c-{'xk2lp q8zrt m4vbn'.split()[n % 3]}"
+    if kind == "node":
+        values: dict[str, Any] = {"name": f"worker-{n + 1}" if n else "control-plane-1", "node_name": f"worker-{n + 1}" if n else "control-plane-1",
+                                  "status": "Ready" if n % 5 else "NotReady" if n else "Ready", "roles": "control-plane" if n == 0 else "worker",
+                                  "version": "v1.29.4", "internal_ip": f"10.0.1.{11 + n}", "cpu": ("4", "8", "16")[n % 3],
+                                  "memory": ("16Gi", "32Gi", "64Gi")[n % 3], "effect": ("NoSchedule", "PreferNoSchedule")[n % 2],
+                                  "key": "dedicated", "value": ("batch", "gpu")[n % 2]}
+    elif kind == "service":
+        values = {"name": svc, "namespace": ns, "type": ("ClusterIP", "ClusterIP", "NodePort", "LoadBalancer")[n % 4],
+                  "cluster_ip": f"10.96.{n % 7}.{20 + n}", "ports": ("80/TCP", "443/TCP", "8080/TCP", "9090/TCP")[n % 4]}
+    elif kind == "job":
+        values = {"name": f"{svc}-migrate-{28_450_000 + n}", "cron_job_name": f"{svc}-nightly", "namespace": ns,
+                  "completions": "1/1" if n % 4 else "0/1", "status": "Complete" if n % 4 else "Failed"}
+    elif kind == "context":
+        cname, cluster = CLUSTER_CONTEXTS[n % len(CLUSTER_CONTEXTS)]
+        values = {"name": cname, "cluster": cluster, "user": f"{cluster}-admin", "namespace": "default", "current": n == 0}
+    elif kind == "apis":
+        rname, gv, rkind, namespaced = CLUSTER_APIS[n % len(CLUSTER_APIS)]
+        values = {"name": rname, "group_version": gv, "kind": rkind, "namespaced": namespaced,
+                  "verbs": ["get", "list", "watch"] if rkind == "Node" else ["create", "delete", "get", "list", "patch", "update", "watch"]}
+    elif kind == "crd":
+        cname, group, ckind = CLUSTER_CRDS[n % len(CLUSTER_CRDS)]
+        values = {"name": cname, "group": group, "version": "v1", "kind": ckind, "scope": "Namespaced"}
+    elif kind == "event":
+        etype, reason, message = CLUSTER_EVENTS[n % len(CLUSTER_EVENTS)]
+        values = {"type": etype, "reason": reason, "object": f"pod/{pod}", "namespace": ns, "count": 1 + n % 6,
+                  "message": message.format(pod=pod, svc=svc)}
+    elif kind in ("rollout", "app"):
+        ready = 3 if n % 4 else 2
+        values = {"name": svc, "app_name": svc, "namespace": ns, "resource_type": "deployment", "revision": 3 + n % 5, "replicas": 3,
+                  "ready_replicas": ready, "restarts": 0 if n % 4 else 7,
+                  "status": ("successfully rolled out" if ready == 3 else "waiting: 2 of 3 updated replicas are available") if kind == "rollout"
+                  else "Healthy" if ready == 3 else "Degraded",
+                  "message": "all replicas ready" if ready == 3 else f"pod {pod} is in CrashLoopBackOff (7 restarts)"}
+    else:
+        return None
+    value = values.get(snake(name))
+    if value is None or (t in ("integer", "number") and not isinstance(value, (int, float))) or (t == "string" and not isinstance(value, str)) \
+            or (t == "boolean" and not isinstance(value, bool)):
+        return None
+    return value
+
+
 # the value functions of the archetype sets that answer every field of their records (`_hint` asks them first)
 FAMILY_VALUES: dict[str, Callable[[str, str | None, "ValueContext", int, random.Random], Any]] = {
-    "ledger": ledger_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value, "exchange": exchange_value,
+    "ledger": ledger_value, "cluster": cluster_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value, "exchange": exchange_value,
     "solana": solana_value}
 
 
@@ -3154,6 +3247,16 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
                  ({"path", "filepath"}, lambda r, c, p, n: f"/docs/{_doc(r, c, n).lower().replace(':', '').replace(' ', '-')}.md"),
                  (TEXTS, lambda r, c, p, n: _doc_text(r, c, n))],
 }
+# a company's record is one company of the world: HubSpot's companies had a name, another company's
+# domain and the description "Company 6, as recorded."
+FAMILY_STR["company"] = [
+    ({"domain", "company_domain"}, lambda r, c, p, n: _company_of(r, c, n).domain),
+    ({"website", "url", "homepage"}, lambda r, c, p, n: f"https://{_company_of(r, c, n).domain}"),
+    ({"industry", "sector"}, lambda r, c, p, n: _company_of(r, c, n).industry),
+    ({"city"}, lambda r, c, p, n: _company_of(r, c, n).city),
+    ({"country"}, lambda r, c, p, n: _company_of(r, c, n).country),
+    (NAMES, lambda r, c, p, n: _company_of(r, c, n).name),
+    (TEXTS, lambda r, c, p, n: f"{_company_of(r, c, n).name}, a {_company_of(r, c, n).industry} company based in {_company_of(r, c, n).city}.")]
 # archetypes of issue 12's second round: logs, images, settings, UI components, prompts
 FAMILY_STR["deploy"] += [
     ({"status", "state"}, lambda r, c, p, n: r.choice(["running", "running", "stopped", "degraded"])),
