@@ -545,15 +545,15 @@ def test_folders_are_folders_and_a_first_name_is_a_first_name() -> None:
 
 
 def test_domain_check_catches_placeholder_text_and_a_read_without_the_value_it_is_named_for() -> None:
-    """A record nothing in the spec shapes answers placeholder text ("Memory 3, as recorded."), and a
+    """A record nothing in the spec shapes answers placeholder text ("Gizmo 3, as recorded."), and a
     read named for a value (a page's URL) that answers a document without it says nothing its spec
     asks for: both are structural, not faithful. A note read by its id answers the note."""
     def domain(srv: ServerSpec) -> dict[str, tuple[str, str]]:
         cls = build_service(infer_plan(srv, srv.name))
         return {c.tool or "": (c.status, c.detail) for c in check_fidelity(cls, srv) if c.check == "fidelity_domain"}
 
-    memory = domain(server("memory", tool("get_memory", "Get a stored memory.", {"memory_id": S}, ("memory_id",))))
-    assert memory["get_memory"] == ("fail", "placeholder text where the spec asks for content")
+    gizmo = domain(server("gizmos", tool("get_gizmo", "Get a stored gizmo.", {"gizmo_id": S}, ("gizmo_id",))))
+    assert gizmo["get_gizmo"] == ("fail", "placeholder text where the spec asks for content")
     page = domain(server("browser", tool("get_current_page_url", "Get the URL of the current page.", {})))
     assert page["get_current_page_url"] == ("fail", "no url in the answer, which the tool is named for")
     notes = domain(server("notes", tool("get_note", "Get a note by its id.", {"note_id": S}, ("note_id",)),

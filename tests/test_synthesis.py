@@ -1686,3 +1686,41 @@ def test_a_labels_text_colour_is_a_colour() -> None:
     env = Environment([build_service(infer_plan(_server("Gmail", tools), "gmail"))], seed=2)
     labels = list(env.state()["gmail"]["labels"].values())
     assert labels and all(set(lab["color"].values()) <= set(COLORS) for lab in labels), labels[:2]
+
+
+def test_voices_experiments_and_memories_are_what_they_name() -> None:
+    """ElevenLabs' voices, Arize Phoenix's experiments and a memory server's memories had been "Voice 6,
+    as recorded.": a voice has a speaker's name, gender and accent, an experiment a dataset and a
+    status, a memory a fact about the world's people or companies. A debugger's memory is no fact."""
+    from compoworld.synthesis.world import EXPERIMENT_DATASETS, VOICES
+
+    def records(server: str, service: str, tool: str, description: str, collection: str | None = None) -> list[dict[str, Any]]:
+        plan = infer_plan(_server(server, [_tool(tool, {}, [], description)]), service)
+        state = Environment([build_service(plan)], seed=3).state()[service]
+        return [r for name, rows in state.items() if collection in (None, name) for r in rows.values()]
+
+    voices = records("ElevenLabs", "elevenlabs", "search_voices", "Search for existing voices", "voices")
+    assert voices and all((v["name"], v["gender"], v["accent"]) in {x[:3] for x in VOICES} for v in voices), voices[:2]
+    experiments = records("Arize Phoenix", "phoenix", "list_experiments", "List the experiments run on a dataset", "experiments")
+    assert experiments and all(e["dataset"] in EXPERIMENT_DATASETS and e["status"] for e in experiments), experiments[:2]
+    memories = records("Memory", "memory", "list_memories", "List all stored memories", "memories")
+    assert memories and all(", as recorded." not in m["content"] for m in memories), memories[:2]
+    frames = records("GDB", "gdb", "gdb_examine_memory", "Examine memory of the debugged process")
+    facts = {m["content"] for m in memories}
+    assert frames and not any(set(map(str, f.values())) & facts for f in frames), frames[:2]
+
+
+def test_a_devices_apps_are_software_and_an_asylum_application_is_not() -> None:
+    """A phone's apps and Raygun's applications had been "App 1, as recorded.": an app has a name, a
+    package and a platform. UNHCR's asylum applications are no software."""
+    from compoworld.synthesis.world import APPS
+
+    def apps(server: str, service: str, tool: str, description: str) -> list[dict[str, Any]]:
+        plan = infer_plan(_server(server, [_tool(tool, {}, [], description)]), service)
+        state = Environment([build_service(plan)], seed=4).state()[service]
+        return [r for name, rows in state.items() if name.startswith("app") for r in rows.values()]
+
+    phone = apps("Mobile", "mobile", "mobile_list_apps", "List all the installed apps on the device")
+    assert phone and all((a["name"], a["package_name"], a["platform"]) in set(APPS) for a in phone), phone[:2]
+    asylum = apps("UNHCR", "unhcr", "get_rsd_applications", "Get refugee status determination (RSD) asylum applications")
+    assert asylum and not any(a.get("package_name") for a in asylum), asylum[:2]

@@ -1411,8 +1411,8 @@ def _entity_plan(e: _Ent, service: str, prefixes: list[str], reversing_scope: bo
         fields["name"] = FieldPlan(name="name", shape={"type": "string"}, sem="title", role="title")
     statuses = list(e.status_enum or [])
     # a health check's `status` is the health it reports (healthy, green), not a lifecycle no tool moves;
-    # so is a Kubernetes node's (Ready) or Job's (Complete) where no tool moves it
-    if e.statuses or ("status" in fields and topic != "health" and not topic.startswith("cluster_")):
+    # so is a Kubernetes node's (Ready), a Job's (Complete) or an experiment's (completed) where no tool moves it
+    if e.statuses or ("status" in fields and topic not in ("health", "experiment") and not topic.startswith("cluster_")):
         initial = [] if statuses else [_initial_status(e.statuses)]
         for s in initial + e.statuses:
             if s not in statuses:

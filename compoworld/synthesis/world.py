@@ -608,6 +608,14 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     ("permission", ("permission", "grant", "acl"), [("user", None, S), ("permission", None, S), ("granted_at", "datetime", S)]),
     # whether a chat's contact is online (WAHA's `PresenceController_getPresence`): no event with a start and a location
     ("presence", ("presence",), [("chat_id", None, S), ("presence", None, S), ("last_seen", "datetime", S)]),
+    # a text-to-speech voice (ElevenLabs' `get_voice`), an ML experiment over a dataset (Arize Phoenix,
+    # MLflow) and a remembered fact (a memory server's entries): they had been "Voice 6, as recorded."
+    ("voice", ("voice",), [("name", "title", S), ("gender", None, S), ("accent", None, S), ("category", None, S), ("description", "text", S)]),
+    ("experiment", ("experiment",), [("name", "title", S), ("dataset", None, S), ("status", None, S), ("example_count", None, I),
+                                     ("accuracy", None, N), ("created_at", "datetime", S)]),
+    ("memory", ("memory", "memories"), [("content", "text", S), ("tags", None, SA), ("created_at", "datetime", S)]),
+    # an installed or monitored piece of software (Raygun's applications, a phone's apps)
+    ("app", ("app", "application"), [("name", "title", S), ("package_name", None, S), ("version", "code", S), ("platform", None, S)]),
     ("version", ("version", "changelog"),
      [("version", "code", S), ("released_at", "date", S), ("commit", None, S)]),
     ("table", ("table", "row", "column", "collection", "dataset", "sheet", "spreadsheet", "sql"),
@@ -1084,7 +1092,10 @@ def _character(c: "ValueContext", n: int) -> tuple[str, str]:
     return _nth(ROSTERS.get(c.game, ROSTERS["lol"]), n)
 TOPIC_NOUNS = frozenset(k for _, keys, _ in TOPICS for k in keys)
 
+# archetypes only of an entity whose own noun is theirs (a Google Play app's privacy policy is no app)
+OWN_NOUN_TOPICS = frozenset({"project", "workflow", "run", "app", "voice", "experiment", "memory"})
 NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table", "permission", "presence",
+                          "voice", "experiment", "memory", "app",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
                           "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint",
@@ -1141,6 +1152,15 @@ RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # a chat's or a design tool's channel is no TV channel (Slack's channels had been films with a genre)
     "media": (frozenset({"channel"}), frozenset({"slack", "discord", "teams", "telegram", "whatsapp", "chat", "message", "messages", "guild",
                                                  "figma", "nixos", "graphlit", "workspace", "mattermost", "zulip", "irc", "webhook"})),
+    # a debugger's or a machine's memory is no remembered fact, a memory palace's journey none either;
+    # a brand's voice archetype is no text-to-speech voice
+    # (a knowledge graph's memory holds entities with observations: the graph archetype's)
+    "memory": (frozenset({"memory", "memories"}), frozenset({"gdb", "debugger", "debug", "ram", "heap", "cpu", "disk", "monitor", "monitoring",
+                                                           "process", "processes", "graph", "entity", "entities", "relation", "relations",
+                                                           "observation", "observations"})),
+    "voice": (frozenset({"voice"}), frozenset({"archetype", "tone", "brand", "copywriting"})),
+    # an asylum, a loan or a job application is no software
+    "app": (frozenset({"application"}), frozenset({"rsd", "asylum", "refugee", "loan", "job", "visa", "grant", "permit", "admission"})),
     # a mind map or a site map is no place
     "place": (frozenset({"map"}), frozenset({"mind", "mindmap", "sitemap", "site", "heatmap", "heat", "roadmap", "source", "sourcemap"})),
 }
@@ -1404,7 +1424,7 @@ def topic_for(texts: list[str], on_chain: bool = True, context: frozenset[str] =
             continue
         if name == "person" and first and not {first[0], singular(first[0])} & (set(keys) | PERSON_ENTITIES | PERSON_PARTS):
             continue  # a player's heroes or a user's settings are no people: the entity's own noun says
-        if name in ("project", "workflow", "run") and not (first and {first[0], singular(first[0])} & set(keys)):
+        if name in OWN_NOUN_TOPICS and not (first and {first[0], singular(first[0])} & set(keys)):
             continue  # a project's saved context or tree is no project, a deal with a pipeline id no workflow
         present = sing | set(toks)
         hit = present & set(keys)
@@ -1471,6 +1491,10 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("whois", ("registry", "registrar", "tld", "asn", "dns")),  # `whois` reads as a plural here: the topic's name counts
     ("permission", ("permission", "grant", "acl")),
     ("presence", ("presence",)),
+    ("voice", ("voice",)),
+    ("experiment", ("experiment",)),
+    ("memory", ("memory", "memories")),
+    ("app", ("app", "application")),
     ("engagement", ("engagement", "activity", "interaction", "call")),
     ("shortcut", ("shortcut",)),
     ("tag", ("tag", "label", "hashtag", "category")),
@@ -2985,6 +3009,34 @@ def _component(rng: random.Random, ctx: ValueContext, n: int) -> str:
     return ctx.shared(n, "component", lambda: _nth(COMPONENTS, n))
 
 
+# (name, gender, accent, description) of text-to-speech voices
+VOICES = [("Rachel", "female", "american", "Calm young American voice, suited to narration."),
+          ("Adam", "male", "american", "Deep middle-aged American voice for explainers."),
+          ("Charlotte", "female", "british", "Warm British voice for audiobooks."),
+          ("Daniel", "male", "british", "Authoritative British voice for news reads."),
+          ("Aria", "female", "australian", "Bright Australian voice for conversational agents."),
+          ("Liam", "male", "irish", "Friendly Irish voice for customer support.")]
+# (name, package, platform) of the apps a device or a crash reporter knows
+APPS = [("Halcyon Field", "com.halcyon.field", "android"), ("Halcyon Pay", "com.halcyon.pay", "ios"),
+        ("Checkout Web", "io.halcyon.checkout", "web"), ("Inventory Scanner", "com.halcyon.inventory", "android"),
+        ("Support Desk", "io.halcyon.support", "ios"), ("Slack", "com.slack", "android")]
+EXPERIMENTS = ["prompt-eval", "retrieval-recall", "summary-faithfulness", "tool-call-accuracy", "classifier-baseline"]
+EXPERIMENT_DATASETS = ["support-tickets-q3", "product-faq", "invoice-extraction", "churn-emails"]
+MEMORY_FACTS = ["{first} prefers meetings after 10am", "{co} renewal is due at the end of the quarter",
+                "{first} owns the billing migration", "Weekly sync with {co} moved to Thursdays",
+                "{first} asked for invoices in PDF, not CSV", "{co} uses SSO through Okta"]
+
+
+def _voice(n: int) -> tuple[str, str, str, str]:
+    return VOICES[n % len(VOICES)]
+
+
+def _memory(rng: random.Random, ctx: ValueContext, n: int) -> str:
+    """Record `n`'s remembered fact: about one of our people or a customer company."""
+    person = ctx.world.employees[n % len(ctx.world.employees)] if ctx.world.employees else None
+    return MEMORY_FACTS[n % len(MEMORY_FACTS)].format(first=person.first if person else "Dana", co=_co(rng, ctx, n))
+
+
 def _co(rng: random.Random, ctx: ValueContext, n: int = -1) -> str:
     """A customer company of the world; record `n`'s own one when given (its fields agree)."""
     return _company_of(rng, ctx, n).name if ctx.world.companies else OUR_COMPANY
@@ -3227,6 +3279,24 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
     "country": [(NAMES | {"country", "country_name"}, lambda r, c, p, n: COUNTRIES[n % len(COUNTRIES)][0])],
     "permission": [({"permission", "role", "level", "access"}, lambda r, c, p, n: r.choice(["view", "comment", "edit", "admin"]))],
     "presence": [({"presence", "status", "state"}, lambda r, c, p, n: ("online", "offline", "typing", "offline", "recording", "paused")[n % 6])],
+    "voice": [(NAMES | {"voice_name"}, lambda r, c, p, n: _voice(n)[0]),
+              ({"gender"}, lambda r, c, p, n: _voice(n)[1]),
+              ({"accent"}, lambda r, c, p, n: _voice(n)[2]),
+              ({"category", "type"}, lambda r, c, p, n: ("premade", "cloned", "generated")[n % 3]),
+              (TEXTS | {"voice_description"}, lambda r, c, p, n: _voice(n)[3])],
+    "experiment": [(NAMES | {"experiment_name"}, lambda r, c, p, n: f"{EXPERIMENTS[n % len(EXPERIMENTS)]}-v{1 + n // len(EXPERIMENTS)}"),
+                   ({"dataset", "dataset_name"}, lambda r, c, p, n: EXPERIMENT_DATASETS[n % len(EXPERIMENT_DATASETS)]),
+                   ({"status", "state"}, lambda r, c, p, n: ("completed", "completed", "running", "failed")[n % 4]),
+                   (TEXTS, lambda r, c, p, n: f"{EXPERIMENTS[n % len(EXPERIMENTS)]} on {EXPERIMENT_DATASETS[n % len(EXPERIMENT_DATASETS)]}, "
+                                              "scored against the reference answers.")],
+    "app": [({"package_name", "package", "bundle_id", "bundle", "application_identifier", "app_id"}, lambda r, c, p, n: APPS[n % len(APPS)][1]),
+            (NAMES | {"app_name", "application_name"}, lambda r, c, p, n: APPS[n % len(APPS)][0]),
+            ({"platform", "os"}, lambda r, c, p, n: APPS[n % len(APPS)][2]),
+            ({"version", "version_name"}, lambda r, c, p, n: f"{2 + n % 3}.{n % 7}.{n % 4}"),
+            (TEXTS, lambda r, c, p, n: f"{APPS[n % len(APPS)][0]} for {APPS[n % len(APPS)][2]}, built by the mobile team.")],
+    "memory": [(TEXTS | {"memory", "fact", "observation"}, lambda r, c, p, n: _memory(r, c, n)),
+               (NAMES, lambda r, c, p, n: _memory(r, c, n).split(":")[0] if ":" in _memory(r, c, n) else _memory(r, c, n)[:40]),
+               ({"tags", "tag", "category"}, lambda r, c, p, n: ["preferences", "projects", "people"][n % 3])],
     "stock_exchange": [({"acronym", "code", "exchange", "short_name"}, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[1]),
                        (NAMES, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[0]),
                        ({"country", "country_code"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][2]),
