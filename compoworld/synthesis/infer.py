@@ -1706,11 +1706,13 @@ def _makes_records(infos: list[TInfo]) -> None:
     kept = {t.head for t in infos if t.head and t.op in _RECORD_OPS}
     makes: dict[int, str] = {}
     for t in infos:
-        said = _RETURNS_ID.search(t.tool.description) if t.op == "action" else None
+        if t.op != "action":
+            continue
+        said = _RETURNS_ID.search(t.tool.description)
         made = singular(said.group(1).lower()) if said else None
         if made in kept and made != t.head:
             makes[id(t)] = made
-        elif t.op == "action" and (t.head in MAKES.get(t.verb or "", ()) and t.head in kept or made == t.head and made in kept):
+        elif t.head in kept and (t.head in MAKES.get(t.verb or "", ()) or made == t.head):
             t.op = "create"
     # the fields the made records have, as the service's own tools name them (read before any head moves)
     own = {made: {p.snake for u in infos if u.head == made and id(u) not in makes for p in u.params} for made in makes.values()}

@@ -2660,7 +2660,11 @@ def exchange_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: r
         "mark_price": float(f"{price * (1 + (0.01 if n % 2 else -0.01)):.6g}"),
         "unrealized_pnl": round(price * amount * (0.01 if n % 2 == 0 else -0.01), 2), "leverage": float((5, 10, 20)[n % 3]),
     }
-    value = values.get(snake(name))
+    return _as_declared(values.get(snake(name)), t)
+
+
+def _as_declared(value: Any, t: str | None) -> Any:
+    """`value` where it fits the field's declared type (a whole number for an integer), else None."""
     if value is None or (t in ("integer", "number") and not isinstance(value, (int, float))) or (t == "string" and not isinstance(value, str)) \
             or (t == "array" and not isinstance(value, list)) or (t == "boolean" and not isinstance(value, bool)):
         return None
@@ -2936,11 +2940,7 @@ def cluster_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ra
                   "message": "all replicas ready" if ready == 3 else f"pod {pod} is in CrashLoopBackOff (7 restarts)"}
     else:
         return None
-    value = values.get(snake(name))
-    if value is None or (t in ("integer", "number") and not isinstance(value, (int, float))) or (t == "string" and not isinstance(value, str)) \
-            or (t == "boolean" and not isinstance(value, bool)):
-        return None
-    return value
+    return _as_declared(values.get(snake(name)), t)
 
 
 # the value functions of the archetype sets that answer every field of their records (`_hint` asks them first)
@@ -3025,10 +3025,6 @@ EXPERIMENT_DATASETS = ["support-tickets-q3", "product-faq", "invoice-extraction"
 MEMORY_FACTS = ["{first} prefers meetings after 10am", "{co} renewal is due at the end of the quarter",
                 "{first} owns the billing migration", "Weekly sync with {co} moved to Thursdays",
                 "{first} asked for invoices in PDF, not CSV", "{co} uses SSO through Okta"]
-
-
-def _voice(n: int) -> tuple[str, str, str, str]:
-    return VOICES[n % len(VOICES)]
 
 
 def _memory(rng: random.Random, ctx: ValueContext, n: int) -> str:
@@ -3279,11 +3275,11 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
     "country": [(NAMES | {"country", "country_name"}, lambda r, c, p, n: COUNTRIES[n % len(COUNTRIES)][0])],
     "permission": [({"permission", "role", "level", "access"}, lambda r, c, p, n: r.choice(["view", "comment", "edit", "admin"]))],
     "presence": [({"presence", "status", "state"}, lambda r, c, p, n: ("online", "offline", "typing", "offline", "recording", "paused")[n % 6])],
-    "voice": [(NAMES | {"voice_name"}, lambda r, c, p, n: _voice(n)[0]),
-              ({"gender"}, lambda r, c, p, n: _voice(n)[1]),
-              ({"accent"}, lambda r, c, p, n: _voice(n)[2]),
+    "voice": [(NAMES | {"voice_name"}, lambda r, c, p, n: VOICES[n % len(VOICES)][0]),
+              ({"gender"}, lambda r, c, p, n: VOICES[n % len(VOICES)][1]),
+              ({"accent"}, lambda r, c, p, n: VOICES[n % len(VOICES)][2]),
               ({"category", "type"}, lambda r, c, p, n: ("premade", "cloned", "generated")[n % 3]),
-              (TEXTS | {"voice_description"}, lambda r, c, p, n: _voice(n)[3])],
+              (TEXTS | {"voice_description"}, lambda r, c, p, n: VOICES[n % len(VOICES)][3])],
     "experiment": [(NAMES | {"experiment_name"}, lambda r, c, p, n: f"{EXPERIMENTS[n % len(EXPERIMENTS)]}-v{1 + n // len(EXPERIMENTS)}"),
                    ({"dataset", "dataset_name"}, lambda r, c, p, n: EXPERIMENT_DATASETS[n % len(EXPERIMENT_DATASETS)]),
                    ({"status", "state"}, lambda r, c, p, n: ("completed", "completed", "running", "failed")[n % 4]),
@@ -3295,7 +3291,7 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
             ({"version", "version_name"}, lambda r, c, p, n: f"{2 + n % 3}.{n % 7}.{n % 4}"),
             (TEXTS, lambda r, c, p, n: f"{APPS[n % len(APPS)][0]} for {APPS[n % len(APPS)][2]}, built by the mobile team.")],
     "memory": [(TEXTS | {"memory", "fact", "observation"}, lambda r, c, p, n: _memory(r, c, n)),
-               (NAMES, lambda r, c, p, n: _memory(r, c, n).split(":")[0] if ":" in _memory(r, c, n) else _memory(r, c, n)[:40]),
+               (NAMES, lambda r, c, p, n: _memory(r, c, n)[:40]),
                ({"tags", "tag", "category"}, lambda r, c, p, n: ["preferences", "projects", "people"][n % 3])],
     "stock_exchange": [({"acronym", "code", "exchange", "short_name"}, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[1]),
                        (NAMES, lambda r, c, p, n: _nth(STOCK_EXCHANGES, n)[0]),
