@@ -202,3 +202,24 @@ def test_train_effect_few_service_data_and_spread(tmp_path: Path) -> None:
     assert got["success_rate"] == {"mean": 0.25, "std": 0.25, "min": 0.0, "max": 0.5}
     assert got["mean_partial_credit"]["mean"] == 0.6 and got["tool_calls"] == 3 and got["stop_reasons"] == {"answered": 4}
     assert bench.plan(bench.BUDGETS["full"], "no GPU")["would_run"]["model"] == "smollm2"
+
+
+def test_train_effect_reuses_prepared_data_and_refuses_other_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--prepare` on a CPU machine, training on a GPU machine: a run finds the data stage's marker and builds
+    nothing; data made for other settings is refused rather than trained on as if it were this budget's."""
+    bench = _bench()
+    budget = bench.BUDGETS["lease"]
+    settings = {"composed_tasks": budget.composed_tasks, "few_service_tasks": budget.few_service_tasks,
+                "group_size": budget.group_size}
+    done = {"settings": settings, "composed_run_id": "run-x", "composed_rows": 3, "few_service_rows": 4, "seconds": 1.0}
+    (tmp_path / bench.DATA_MARKER).write_text(json.dumps(done))
+
+    def must_not_build(*args: Any) -> None:
+        raise AssertionError("prepared data was built again")
+
+    monkeypatch.setattr(bench, "composed_data", must_not_build)
+    logged: list[str] = []
+    assert bench.prepare(tmp_path, budget, logged.append) == done
+    assert logged and "reusing" in logged[0]
+    with pytest.raises(SystemExit, match="holds data made for"):
+        bench.prepare(tmp_path, bench.BUDGETS["smoke"], logged.append)

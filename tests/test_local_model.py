@@ -94,6 +94,35 @@ def test_template_meets_trl_training_checks(tokenizer: Any, sft_rows: datasets.D
     assert parse_tool_calls(masked) and "<tool_response>" not in masked and "# Tools" not in masked
 
 
+def test_trainer_reads_turns_back_with_the_response_template(tokenizer: Any, sft_rows: datasets.Dataset) -> None:
+    """TRL's GRPOTrainer reads generated turns with `tokenizer.parse_response` and knows no response template
+    for ours (its own lookup raises): the one jobs set gives back every assistant turn of real rows."""
+    from trl.chat_template_utils import add_response_schema
+
+    from compoworld.training.chat import TOOL_RESPONSE_TEMPLATE
+
+    with pytest.raises(ValueError, match="Unrecognized chat template"):
+        add_response_schema(tokenizer)
+    tokenizer.response_template = TOOL_RESPONSE_TEMPLATE
+    try:
+        for row in sft_rows.select(range(min(4, len(sft_rows)))):
+            tools = _tools(row)
+            expected = iter(_expected_turns(row["messages"]))
+            for i, m in enumerate(row["messages"]):
+                if m["role"] != "assistant":
+                    continue
+                prefix = tokenizer.apply_chat_template(row["messages"][:i], tools=tools, tokenize=False,
+                                                       add_generation_prompt=True)
+                text = tokenizer.apply_chat_template(row["messages"][:i + 1], tools=tools, tokenize=False)[len(prefix):]
+                got = tokenizer.parse_response(text, prefix=prefix)
+                calls = [{"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+                         for c in got.get("tool_calls", [])]
+                assert got["role"] == "assistant" and calls == next(expected)
+                assert got.get("content", "") == (m.get("content") or "")
+    finally:
+        tokenizer.response_template = None
+
+
 def test_parser_edge_cases() -> None:
     assert parse_tool_calls('ok <tool_call>{"name": "a", "arguments": {"x": 1}}</tool_call>'
                             '\n<tool_call>\n{"name": "b", "arguments": "{\\"y\\": 2}"}\n</tool_call>') == [
@@ -314,6 +343,30 @@ def test_local_agent_on_tiny_parses_calls_or_stops_cleanly(tmp_path: Path, monke
     assert traj.stop_reason == "answered" and traj.messages[-1]["content"] == "All done."
     call = traj.messages[2]["tool_calls"][0]
     assert call["function"] == {"name": "list_services", "arguments": "{}"} and traj.messages[3]["role"] == "tool"
+
+
+def test_concurrent_local_rollouts_share_one_batched_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rollouts run with workers share the model: greedy turns waiting together go through one left-padded
+    generate, and each rollout gets the text it gets alone (prompts of different lengths)."""
+    from compoworld.rollout.agents import LocalAgent
+    from compoworld.rollout.runner import collect
+    from compoworld.stages.runner import make_tasks
+
+    monkeypatch.setenv("COMPOWORLD_CACHE_DIR", str(tmp_path / "cache"))
+    cfg = PipelineConfig(tasks=5, group_size=1, stages={"verify": False, "datasets": False}, datasets_dir=str(tmp_path / "d"))
+    tasks, _ = make_tasks(cfg, Warehouse(tmp_path / "wh").create(), log=lambda m: None)
+    texts, batches = {}, {}
+    for workers in (1, 4):
+        agent = LocalAgent("tiny", max_new_tokens=16, max_steps=2)
+        sizes: list[int] = []
+        one_batch = agent._generate_batch
+        monkeypatch.setattr(agent, "_generate_batch", lambda batch, f=one_batch, s=sizes: (s.append(len(batch)), f(batch))[1])
+        trajs = collect(tasks, agent, group_size=1, discover_mode="gateway", workers=workers)
+        texts[workers] = [[m.get("content") for m in t.messages] for t in trajs]
+        batches[workers] = sizes
+    assert len({len(t.messages[1]["content"]) for t in trajs}) > 1  # the prompts differ, so rows are padded
+    assert batches[1] == [1] * len(tasks) and max(batches[4]) > 1 and sum(batches[4]) == sum(batches[1])
+    assert texts[4] == texts[1]
 
 
 def test_cli_records_a_hub_datasets_id_and_run(hub: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

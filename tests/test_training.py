@@ -450,3 +450,31 @@ def test_grpo_on_gateway_rows(built: tuple[Warehouse, Path, str], tmp_path: Path
     result = run_job(spec)
     assert result["environments"] >= 1 and len(result["rollouts"]) == 2
     assert read_spec(spec.spec_path) == spec and (spec.job_dir / "model" / "config.json").is_file()
+
+
+@pytest.mark.integration
+def test_grpo_with_the_tool_aware_template(built: tuple[Warehouse, Path, str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """SmolLM2's jobs train with the tool-aware template, which TRL cannot read tool calls back from on its
+    own (on an H200, GRPO from SmolLM2 stopped at "Unrecognized chat template"): a job sets its response
+    template, and rollouts run. The tiny model's tokenizer brings a parser of its own, so it is loaded
+    here without one, as SmolLM2's is."""
+    from compoworld.training import tiny
+    from compoworld.training.chat import TOOL_CHAT_TEMPLATE
+    from compoworld.training.run import run_job
+    from compoworld.training.spec import DataRef, make_spec
+
+    load = tiny.load_tokenizer
+
+    def without_parser(path: str) -> Any:
+        tokenizer = load(path)
+        tokenizer.response_template = None
+        return tokenizer
+
+    monkeypatch.setattr(tiny, "load_tokenizer", without_parser)
+
+    spec = make_spec("grpo", DataRef(path=str(built[1] / "rl")), tmp_path, chat_template=TOOL_CHAT_TEMPLATE,
+                     hyperparameters={"max_steps": 1, "per_device_train_batch_size": 2, "num_generations": 2,
+                                      "max_completion_length": 16})
+    result = run_job(spec)
+    assert len(result["rollouts"]) == 2 and [s["step"] for s in result["steps"]] == [1]

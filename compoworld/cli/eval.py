@@ -61,7 +61,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     agent_and_provenance(spec, args.seed, **kwargs)  # an unknown agent is refused before the warehouse is read
     wh = existing_warehouse(args)
     options = EvalOptions(split=args.split, discover_mode=args.discover_mode, n_tasks=args.tasks, group_size=args.group_size,
-                          seed=args.seed, test_fraction=args.test_fraction, agent_kwargs=kwargs)
+                          seed=args.seed, test_fraction=args.test_fraction, agent_kwargs=kwargs, workers=args.workers)
     from compoworld.training.models import ModelError
 
     try:
@@ -87,6 +87,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-steps", type=int, help="local/litellm agents: tool calls per episode (default: twice the reference solution's, discovery included)")
     p.add_argument("--max-new-tokens", type=int, help="local agent: tokens per turn (default 256)")
     p.add_argument("--temperature", type=float, help="local/litellm agents: sampling temperature (default 0: greedy)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="rollouts at once (default 1): concurrent requests for litellm:, one batched generate for local:")
     p.add_argument("--warehouse")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)

@@ -38,6 +38,9 @@ class EvalOptions(BaseModel):
     seed: int = 0
     test_fraction: float | None = Field(None, ge=0.0, lt=1.0)  # None: the checkpoint's data's split rule, else the datasets' default
     agent_kwargs: dict[str, Any] = Field(default_factory=dict)  # local/litellm agent settings (max_steps, ...)
+    # Rollouts at once: concurrent requests to a model server, or one batched generate for a local model.
+    # Not part of the evaluation's id: it changes how fast the figures come, not what is asked.
+    workers: int = Field(1, ge=1)
 
 
 def agent_and_provenance(spec: str, seed: int, **kwargs: Any) -> tuple[Agent, Provenance]:
@@ -88,7 +91,7 @@ def evaluate(wh: Warehouse, agent_spec: str, options: EvalOptions = EvalOptions(
         log(f"evaluating {agent.label} on {len(tasks)} {options.split} task(s) x {options.group_size}, {options.discover_mode} mode")
     t0 = time.perf_counter()
     trajectories = collect(tasks, agent, group_size=options.group_size, seed=options.seed,
-                           discover_mode=options.discover_mode)
+                           discover_mode=options.discover_mode, workers=options.workers)
     seconds = round(time.perf_counter() - t0, 2)
     by_id = {t.id: t for t in tasks}
     figs = figures(trajectories, by_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping, Protocol
 
@@ -381,6 +382,20 @@ def _rollout_seed(task_id: str, seed: int, rollout_index: int) -> int:
     return random.Random(f"llm/{task_id}/{seed}/{rollout_index}").randrange(2**31)
 
 
+GATHER_S = 0.05  # how long a batch waits for the other live rollouts' turns (their tool calls take ms)
+
+
+@dataclass
+class _Turn:
+    """One rollout's prompt waiting for the model, and what came back."""
+
+    ids: list[int]
+    seed: int
+    text: str | None = None
+    completion_tokens: int = 0
+    error: BaseException | None = None
+
+
 class LocalAgent:
     """A model run in this process with transformers (CPU, or the GPU when there is one): `local:smollm2`,
     `local:tiny`, `local:/path/to/checkpoint` or `local:file.gguf` (resolved by
@@ -392,7 +407,13 @@ class LocalAgent:
     same text). The episode ends when the model answers without a call (`answered`), writes a call that
     does not parse (`malformed_tool_call`), after `max_steps` tool calls (by default the task's
     `step_budget`), or when the next prompt would
-    not leave `max_new_tokens` in the model's context (`context_full`). The model loads on first use."""
+    not leave `max_new_tokens` in the model's context (`context_full`). The model loads on first use.
+
+    Rollouts run concurrently (`collect(workers=N)`) share the model through one batched `generate`:
+    one model call a turn per rollout costs a GPU mostly launch overhead, so the turns waiting together
+    (up to `workers`) are left-padded into one batch. Greedy turns only: a sampled turn is seeded per
+    rollout, which one batch cannot honour, so sampling runs one turn at a time. A batch's padding can
+    move a near-tie of the argmax, so batched text is not byte-identical to one-at-a-time text."""
 
     kind = "local"
 
@@ -405,7 +426,11 @@ class LocalAgent:
         self.device = device
         self.chat_template = chat_template
         self._loaded: tuple[Any, Any] | None = None
-        self._lock = threading.Lock()  # one generation at a time (collect may run rollouts in threads)
+        self._load_lock = threading.Lock()
+        self._turns = threading.Condition()  # guards the queue of waiting turns and who is generating
+        self._waiting: list[_Turn] = []
+        self._generating = False
+        self._active = 0  # rollouts inside run(): a batch waits (briefly) for each of them to ask
 
     @property
     def label(self) -> str:
@@ -413,7 +438,7 @@ class LocalAgent:
 
     def load(self) -> tuple[Any, Any]:
         """(model, tokenizer), loaded once (a GGUF checkpoint is converted to safetensors the first time)."""
-        with self._lock:
+        with self._load_lock:
             if self._loaded is None:
                 import torch
                 from transformers import AutoModelForCausalLM
@@ -432,31 +457,81 @@ class LocalAgent:
 
     def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], seed: int) -> tuple[str, int, int] | None:
         """The model's next turn as text, with prompt and completion token counts; None when the prompt
-        leaves no room for `max_new_tokens` in the model's context."""
-        import torch
-
+        leaves no room for `max_new_tokens` in the model's context. Concurrent greedy turns are batched."""
         model, tokenizer = self.load()
         ids = tokenizer.apply_chat_template(messages, tools=tools or None, add_generation_prompt=True, tokenize=True,
                                             return_dict=False)
         limit = getattr(model.config, "max_position_embeddings", None)
         if limit is not None and len(ids) + self.max_new_tokens > limit:
             return None
-        input_ids = torch.tensor([ids], device=model.device)
-        kwargs: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "pad_token_id": tokenizer.pad_token_id}
+        turn = _Turn(list(ids), seed)
+        with self._turns:
+            self._waiting.append(turn)
+            self._turns.notify_all()
+            while turn.text is None and turn.error is None:
+                if self._generating:
+                    self._turns.wait()
+                    continue
+                # This thread generates for every turn waiting, once the other live rollouts have asked
+                # (or a moment has passed: one may be busy in its tools). It claims the model first, so
+                # no other thread starts a batch while it gathers.
+                self._generating = True
+                deadline = time.monotonic() + GATHER_S
+                while len(self._waiting) < self._active and (left := deadline - time.monotonic()) > 0:
+                    self._turns.wait(left)
+                batch = self._waiting if self.temperature == 0 else self._waiting[:1]
+                self._waiting = self._waiting[len(batch):]
+                self._turns.release()
+                try:
+                    self._generate_batch(batch)
+                except Exception as exc:  # every turn of the failed batch gets the error, not only this one
+                    for t in batch:
+                        t.error = exc
+                finally:
+                    self._turns.acquire()
+                    self._generating = False
+                    self._turns.notify_all()
+        if turn.error is not None:
+            raise turn.error
+        assert turn.text is not None
+        return turn.text, len(turn.ids), turn.completion_tokens
+
+    def _generate_batch(self, batch: list[_Turn]) -> None:
+        """One `generate` over `batch`, left-padded; fills each turn's text and completion token count."""
+        import torch
+
+        model, tokenizer = self.load()
+        width = max(len(t.ids) for t in batch)
+        pad = tokenizer.pad_token_id
+        input_ids = torch.tensor([[pad] * (width - len(t.ids)) + t.ids for t in batch], device=model.device)
+        mask = torch.tensor([[0] * (width - len(t.ids)) + [1] * len(t.ids) for t in batch], device=model.device)
+        kwargs: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "pad_token_id": pad}
         if self.temperature > 0:
             kwargs.update(do_sample=True, temperature=self.temperature, top_p=1.0, top_k=0)
         else:
             kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
-        with self._lock, torch.no_grad():
-            torch.manual_seed(seed)
-            out = model.generate(input_ids, attention_mask=torch.ones_like(input_ids), **kwargs)
-        new = out[0, len(ids):].tolist()
-        text = tokenizer.decode(new, skip_special_tokens=False)
-        for token in {tokenizer.eos_token, tokenizer.pad_token} - {None}:
-            text = text.split(token, 1)[0] if token == tokenizer.eos_token else text.replace(token, "")
-        return text, len(ids), len(new)
+        with torch.no_grad():
+            torch.manual_seed(batch[0].seed)
+            out = model.generate(input_ids, attention_mask=mask, **kwargs)
+        for t, row in zip(batch, out[:, width:].tolist()):
+            if tokenizer.eos_token_id is not None and tokenizer.eos_token_id in row:
+                row = row[:row.index(tokenizer.eos_token_id) + 1]
+            text = tokenizer.decode(row, skip_special_tokens=False)
+            for token in {tokenizer.eos_token, tokenizer.pad_token} - {None}:
+                text = text.split(token, 1)[0] if token == tokenizer.eos_token else text.replace(token, "")
+            t.text, t.completion_tokens = text, len(row)
 
     def run(self, task: Task, episode: Episode, seed: int, rollout_index: int) -> None:
+        with self._turns:
+            self._active += 1
+        try:
+            self._run(task, episode, seed, rollout_index)
+        finally:
+            with self._turns:
+                self._active -= 1
+                self._turns.notify_all()
+
+    def _run(self, task: Task, episode: Episode, seed: int, rollout_index: int) -> None:
         from compoworld.training.chat import split_response
 
         tools = episode.env.tools_openai()

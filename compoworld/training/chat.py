@@ -61,6 +61,19 @@ TOOL_CHAT_TEMPLATE = """\
 {%- endfor %}\
 {%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}"""
 
+# How a trainer reads an assistant turn of this template back into a message (transformers' response
+# templates, `tokenizer.parse_response`): TRL's GRPOTrainer needs one to run tools, and knows only the
+# templates of the models it ships for. The turn's format is Qwen3's (text, then calls as JSON in tags).
+TOOL_RESPONSE_TEMPLATE: dict[str, Any] = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": "<|im_start|>assistant\n",
+    "fields": {
+        "tool_calls": {"open": TOOL_CALL_OPEN, "close_pattern": r"</tool_call>\s*", "repeats": True, "content": "json",
+                       "transform": {"type": "function", "function": "{content}"}},
+        "content": {"close_pattern": r"<\|im_end\|>\s*", "content": "text"},
+    },
+}
+
 _CALL = re.compile(re.escape(TOOL_CALL_OPEN) + r"\s*(.*?)\s*(?:" + re.escape(TOOL_CALL_CLOSE) + r"|$)", re.DOTALL)
 
 
