@@ -1724,3 +1724,24 @@ def test_a_devices_apps_are_software_and_an_asylum_application_is_not() -> None:
     assert phone and all((a["name"], a["package_name"], a["platform"]) in set(APPS) for a in phone), phone[:2]
     asylum = apps("UNHCR", "unhcr", "get_rsd_applications", "Get refugee status determination (RSD) asylum applications")
     assert asylum and not any(a.get("package_name") for a in asylum), asylum[:2]
+
+
+def test_a_create_stores_the_declared_defaults_of_arguments_left_out() -> None:
+    """Redis' `create_vector_index_hash()` stored `dim` null where its schema says 1536: an argument left out
+    takes its declared default, an argument given wins, and one with no default stays empty."""
+    tools = [_tool("create_ticket", {"title": S, "priority": {"type": "string", "enum": ["low", "normal", "high"], "default": "normal"},
+                                     "due_days": {"type": "integer", "default": 7}, "description": S},
+                   ["title"], "Open a support ticket."),
+             _tool("get_ticket", {"ticket_id": S}, ["ticket_id"], "Get one ticket by id.")]
+    env = Environment([build_service(infer_plan(_server("Ticket Desk", tools), "desk"))], seed=2)
+
+    def create(args: dict[str, Any]) -> dict[str, Any]:
+        obs = env.step(ToolCall(name="desk__create_ticket", arguments=args))
+        assert obs.ok, obs.error
+        got = env.step(ToolCall(name="desk__get_ticket", arguments={"ticket_id": json.loads(obs.content)["id"]}))
+        return json.loads(got.content)
+
+    plain = create({"title": "Printer jams"})
+    assert (plain["priority"], plain["due_days"], plain["description"]) == ("normal", 7, None)
+    given = create({"title": "VPN down", "priority": "high", "due_days": 1})
+    assert (given["priority"], given["due_days"]) == ("high", 1)
