@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import statistics
 import sys
@@ -348,7 +349,7 @@ def main() -> None:
     args = ap.parse_args()
     budget = BUDGETS[args.budget]
     if args.seeds:
-        budget = Budget(**{**vars(budget), "seeds": tuple(int(x) for x in args.seeds.split(","))})
+        budget = dataclasses.replace(budget, seeds=tuple(int(x) for x in args.seeds.split(",")))
     arms = tuple(args.arms.split(",")) if args.arms else ARMS
     if not set(arms) <= set(ARMS):
         ap.error(f"unknown arm(s) {', '.join(sorted(set(arms) - set(ARMS)))}; choose from {', '.join(ARMS)}")

@@ -413,12 +413,15 @@ class CompiledService(Service):
                 changes["updated_at"] = self.now()
             return table.update(existing["id"], **changes)
         row: Record = {f.name: None for f in e.fields if f.role != "id"}
-        # An argument left out takes its declared default: a new vector index's `dim` is 1536 and its
-        # name "vector_index" (so a second one without a name already exists), not null.
+        # An argument left out takes its declared default (a new vector index's `dim` is 1536, not null).
+        # References keep to what was passed: a default name need not exist.
         props = t.input_schema.get("properties") or {}
-        args = {**{p.name: props[p.name]["default"] for p in t.params
-                   if p.role in ("field", "key") and p.field not in (None, "id") and p.name not in args
-                   and isinstance(props.get(p.name), dict) and props[p.name].get("default") is not None}, **args}
+        args = dict(args)
+        for p in t.params:
+            declared = props.get(p.name)
+            if (p.role in ("field", "key") and p.field not in (None, "id") and p.name not in args
+                    and isinstance(declared, dict) and declared.get("default") is not None):
+                args[p.name] = declared["default"]
         for p in t.params:
             if p.role in ("field", "ref", "key") and p.field and p.name in args:
                 row[p.field] = args[p.name]

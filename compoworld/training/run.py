@@ -88,14 +88,12 @@ def _common_args(spec: JobSpec, params: SFTParams | GRPOParams) -> dict[str, Any
 def _tokenizer(spec: JobSpec, model: str) -> Any:
     """The model's tokenizer, with the spec's chat template when it gives one; the tool-aware template comes
     with the response template that reads its turns back (GRPO's tool calls)."""
-    from compoworld.training.chat import TOOL_CHAT_TEMPLATE, TOOL_RESPONSE_TEMPLATE
-    from compoworld.training.tiny import load_tokenizer
+    from compoworld.training import tiny
 
-    tokenizer = load_tokenizer(model)
+    tokenizer = tiny.load_tokenizer(model)
     if spec.chat_template:
         tokenizer.chat_template = spec.chat_template
-    if tokenizer.chat_template == TOOL_CHAT_TEMPLATE and getattr(tokenizer, "response_template", None) is None:
-        tokenizer.response_template = TOOL_RESPONSE_TEMPLATE
+    tokenizer = tiny.with_response_template(tokenizer)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     return tokenizer

@@ -102,7 +102,6 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 4096) -> Any:
     """A byte-level BPE tokenizer (any text encodes) with ChatML and tool-call special tokens."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
-    from trl.chat_template_utils import qwen3_template
 
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -112,8 +111,7 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 4096) -> Any:
     tok.train_from_iterator(texts, trainer)
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOS, pad_token=PAD,
                                    additional_special_tokens=SPECIAL_TOKENS[1:], chat_template=CHAT_TEMPLATE)
-    fast.response_template = qwen3_template  # how TRL parses the model's tool calls (Qwen3 syntax)
-    return fast
+    return with_response_template(fast)
 
 
 def build_tiny(rows: Iterable[dict[str, Any]], out_dir: Path, cfg: TinyConfig | None = None) -> Path:
@@ -143,12 +141,22 @@ def build_tiny(rows: Iterable[dict[str, Any]], out_dir: Path, cfg: TinyConfig | 
 
 
 def load_tokenizer(path_or_id: str) -> Any:
-    """A model's tokenizer; for a CompoWorld tiny model, with its tool-call parser set again (in case the
+    """A model's tokenizer; for a CompoWorld chat template, with its tool-call parser set again (in case the
     installed transformers does not persist `response_template`)."""
     from transformers import AutoTokenizer
+
+    return with_response_template(AutoTokenizer.from_pretrained(path_or_id))
+
+
+def with_response_template(tokenizer: Any) -> Any:
+    """`tokenizer` with the parser of its chat template's turns when the template is one of ours and no parser
+    is set: TRL reads generated tool calls with it and knows only the templates of the models it ships for.
+    The tiny model's template writes Qwen3's syntax; the tool-aware one (SmolLM2's) has a template of its own."""
     from trl.chat_template_utils import qwen3_template
 
-    tokenizer = AutoTokenizer.from_pretrained(path_or_id)
-    if tokenizer.chat_template == CHAT_TEMPLATE and getattr(tokenizer, "response_template", None) is None:
-        tokenizer.response_template = qwen3_template
+    from compoworld.training.chat import TOOL_CHAT_TEMPLATE, TOOL_RESPONSE_TEMPLATE
+
+    parsers = {CHAT_TEMPLATE: qwen3_template, TOOL_CHAT_TEMPLATE: TOOL_RESPONSE_TEMPLATE}
+    if getattr(tokenizer, "response_template", None) is None and tokenizer.chat_template in parsers:
+        tokenizer.response_template = parsers[tokenizer.chat_template]
     return tokenizer
