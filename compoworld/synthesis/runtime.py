@@ -414,14 +414,17 @@ class CompiledService(Service):
             return table.update(existing["id"], **changes)
         row: Record = {f.name: None for f in e.fields if f.role != "id"}
         # An argument left out takes its declared default (a new vector index's `dim` is 1536, not null).
-        # References keep to what was passed: a default name need not exist.
+        # References keep to what was passed: a default name need not exist. A default that its own schema
+        # or the stored field's shape refuses (a generator's "unset" sentinel, false for a string) is none.
         props = t.input_schema.get("properties") or {}
         args = dict(args)
         for p in t.params:
             declared = props.get(p.name)
-            if (p.role in ("field", "key") and p.field not in (None, "id") and p.name not in args
-                    and isinstance(declared, dict) and declared.get("default") is not None):
-                args[p.name] = declared["default"]
+            default = declared.get("default") if isinstance(declared, dict) else None
+            f = e.field(p.field) if p.field else None
+            if (p.role in ("field", "key") and f is not None and f.role != "id" and p.name not in args
+                    and default is not None and fits(declared, default) and fits(f.shape, default)):
+                args[p.name] = default
         for p in t.params:
             if p.role in ("field", "ref", "key") and p.field and p.name in args:
                 row[p.field] = args[p.name]
