@@ -248,6 +248,32 @@ def test_a_name_ending_in_a_read_or_naming_a_store_reads_when_the_description_re
     assert by["create_task_list"].op == "create" and ToolIntent(next(t for t in server.tools if t.name == "create_task_list")).write
 
 
+def test_a_read_word_naming_a_thing_gives_way_to_the_write_verb_of_the_name() -> None:
+    """HubSpot's `engagement_details_update` and `engagement_details_archive` had compiled to lookups (a
+    write answered as a read) and WAHA's `StatusController_sendTextStatus` was judged a read by the
+    fidelity lexicon: "details", "info" and "status" name a thing there, and the name's write verb says
+    what the tool does. Without a write verb they still read (`engagement_details_get`, `map_place_details`)."""
+    from compoworld.synthesis.fidelity import ToolIntent
+
+    key = {"engagementId": S}
+    tools = [
+        _tool("engagement_details_get", key, ["engagementId"], "Get an engagement by id."),
+        _tool("engagement_details_update", {**key, "title": S}, ["engagementId"], "Update an engagement."),
+        _tool("engagement_details_archive", key, ["engagementId"], "Archive (delete) an engagement."),
+        _tool("StatusController_sendTextStatus", {"text": S}, ["text"], "Send a text status."),
+        _tool("map_place_details", {"uid": S}, ["uid"], "Get the details of a place."),
+    ]
+    server = _server("Engagements", tools)
+    by = {t.original: t for t in infer_plan(server, "crm").tools}
+    assert by["engagement_details_update"].op == "update" and not by["engagement_details_update"].read_only
+    assert by["engagement_details_archive"].op not in ("get", "lookup", "list") and not by["engagement_details_archive"].read_only
+    assert by["StatusController_sendTextStatus"].op == "create"
+    assert by["engagement_details_get"].op in ("get", "lookup") and by["map_place_details"].op in ("get", "lookup")
+    intent = {t.name: ToolIntent(t) for t in server.tools}
+    assert intent["engagement_details_update"].write and intent["StatusController_sendTextStatus"].write
+    assert intent["engagement_details_get"].read and intent["map_place_details"].read
+
+
 def test_a_read_of_the_whole_configuration_answers_every_setting() -> None:
     """`get_config()` and `printEnv()` take no key: they answer the configuration (every setting, each
     named once, an environment's as a shell names them), not one setting picked for every call."""

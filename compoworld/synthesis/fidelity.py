@@ -88,6 +88,7 @@ WRITE_VERBS = set("create add new insert register post upload save write put sto
 NOUN_WRITES = {"store", "record", "log", "post", "comment", "book", "schedule", "share", "commit", "reply", "stage"}
 READ_VERBS = set("get read fetch retrieve show view describe list search find query lookup look browse inspect status "
                  "count stats download info details".split())
+NOUN_READS = {"status", "stats", "info", "details", "query"}
 LIST_VERBS = {"list", "search", "find", "query", "browse", "filter", "discover", "lookup_many"}
 CREATE_VERBS = {"create", "add", "new", "insert", "register", "post", "upload", "save", "write", "put", "store", "record", "log",
                 "append", "upsert"}
@@ -114,7 +115,10 @@ class ToolIntent:
         ws = words(spec.name)
         params = spec.input_schema.get("properties") or {}
         numeric_only = bool(params) and all(main_type(s if isinstance(s, dict) else {}) in ("number", "integer", "array") for s in params.values())
-        verb = next((w for w in ws if w in WRITE_VERBS or w in READ_VERBS), None)
+        # a read word that names a thing as often as an act gives way to a verb: `StatusController_sendTextStatus`
+        # sends, `superset_saved_query_create` creates, `GroupsController_joinInfoGroup` joins
+        verb = next((w for w in ws if w in WRITE_VERBS or (w in READ_VERBS and w not in NOUN_READS)), None) \
+            or next((w for w in ws if w in NOUN_READS), None)
         if verb is None:
             first = words(spec.description.split(".")[0])[:1]
             verb = next((w for w in first if w in WRITE_VERBS or w in READ_VERBS), None)

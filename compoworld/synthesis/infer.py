@@ -429,6 +429,11 @@ def _name_verb(tokens: list[str]) -> tuple[str, int] | None:
     """The verb of a tool's name and where it is, if the name has one."""
     cands = [(i, verb_lemma(t), t in VERB_CLASS) for i, t in enumerate(tokens)]
     cands = [(i, lemma, exact) for i, lemma, exact in cands if lemma is not None]
+    # `engagement_details_update`, `StatusController_sendTextStatus`: a read word that names a thing as
+    # often as an act (details, info, status) gives way to a write verb later in the name
+    writes = [c for c in cands if c[2] and c[1] not in _NOUN_VERBS and VERB_CLASS.get(c[1]) in _WRITE_CLASSES]
+    if cands and tokens[cands[0][0]] in _NOUN_READS and writes:
+        return writes[0][1], writes[0][0]
     # `ChatsController_getMessages`, `calls_list`: an inflected noun-like verb loses to a later exact verb
     exact_later = [c for c in cands if c[2] and c[1] not in _NOUN_VERBS]
     for i, lemma, exact in cands:
@@ -446,6 +451,7 @@ def _name_verb(tokens: list[str]) -> tuple[str, int] | None:
 
 
 _WRITE_CLASSES = ("create", "update", "delete", "transition")
+_NOUN_READS = frozenset({"details", "info", "status", "stats", "query"})
 _READ_ENDS = frozenset({"list", "search", "query", "get", "find", "fetch", "lookup", "retrieve"})
 # Write verbs that are also nouns ending a name: the posts, the store, the booking of `web_data_x_posts`
 _NOUN_WRITES = frozenset({"store", "book", "post", "comment", "review", "record", "log", "note", "track", "place", "request"})
