@@ -272,6 +272,11 @@ def test_a_read_word_naming_a_thing_gives_way_to_the_write_verb_of_the_name() ->
     intent = {t.name: ToolIntent(t) for t in server.tools}
     assert intent["engagement_details_update"].write and intent["StatusController_sendTextStatus"].write
     assert intent["engagement_details_get"].read and intent["map_place_details"].read
+    # a calculator's `log(x, base)` is a logarithm, not a write to a log; joining a group changes it
+    other = _server("Calculator", [_tool("log", {"x": {"type": "number"}, "base": {"type": "number"}}, ["x"], "Calculate the logarithm of a number."),
+                                   _tool("GroupsController_joinInfoGroup", {"code": S}, ["code"], "Get info about a group before joining.")])
+    log, join = (ToolIntent(t) for t in other.tools)
+    assert not log.write and join.write
 
 
 def test_a_read_of_the_whole_configuration_answers_every_setting() -> None:

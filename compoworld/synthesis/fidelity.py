@@ -83,7 +83,7 @@ WRITE_VERBS = set("create add new insert register post upload save write put sto
                   "disable lock unlock star pin like follow subscribe unsubscribe append attach upsert reply comment scale "
                   "ingest advance import restart install uninstall upgrade revert rollback undo redo rebase end terminate "
                   "abort stop kill reset reboot shutdown regenerate quit cleanup initiate reconnect toggle demote promote pause unpause resume suspend "
-                  "ensure buy sell purchase delegate undelegate claim withdraw deposit expose begin forward manage".split())
+                  "ensure buy sell purchase delegate undelegate claim withdraw deposit expose begin forward manage join".split())
 # write verbs that are nouns too, when they end a name after other words (an app store, a compound record)
 NOUN_WRITES = {"store", "record", "log", "post", "comment", "book", "schedule", "share", "commit", "reply", "stage"}
 READ_VERBS = set("get read fetch retrieve show view describe list search find query lookup look browse inspect status "
@@ -92,7 +92,7 @@ NOUN_READS = {"status", "stats", "info", "details", "query"}
 LIST_VERBS = {"list", "search", "find", "query", "browse", "filter", "discover", "lookup_many"}
 CREATE_VERBS = {"create", "add", "new", "insert", "register", "post", "upload", "save", "write", "put", "store", "record", "log",
                 "append", "upsert"}
-ARITH_VERBS = {"add", "subtract", "multiply", "divide", "sum"}
+ARITH_VERBS = {"add", "subtract", "multiply", "divide", "sum", "log"}  # `log(x, base)` of numbers is a logarithm
 KEY_TAILS = {"id", "key", "uuid", "slug", "symbol", "ticker", "path", "url", "name", "email", "username", "code", "handle", "isbn", "doi"}
 KEY_NAMES = {"path", "file_path", "filepath", "filename", "file_name", "url", "uri", "symbol", "ticker", "email", "username",
              "slug", "handle", "key", "id", "uuid", "isbn", "doi", "city", "location", "repo", "repository", "package", "domain",
