@@ -279,6 +279,28 @@ def test_a_read_word_naming_a_thing_gives_way_to_the_write_verb_of_the_name() ->
     assert not log.write and join.write
 
 
+def test_a_setter_that_names_no_record_changes_the_one_its_key_looks_up() -> None:
+    """Hugo Frontmatter Manager's `set_title(file_path, title)` and `set_date(file_path, date_value)` had
+    made collections of "titles" and "dates" of their own, which `get_frontmatter(file_path)` never
+    read (so they were simulated): a setter whose name names no record changes the record that the
+    service's read looks up by the same key argument, and the read then shows the change."""
+    path = {"type": "string", "description": "Path to the Markdown file."}
+    tools = [_tool("get_frontmatter", {"file_path": path}, ["file_path"], "Get the frontmatter of a Hugo post."),
+             _tool("set_title", {"file_path": path, "title": S}, ["file_path", "title"], "Set the title of a Hugo post."),
+             _tool("set_date", {"file_path": path, "date_value": S}, ["file_path", "date_value"], "Set the date of a Hugo post.")]
+    plan = infer_plan(_server("Hugo Frontmatter", tools), "hugo")
+    by = {t.original: t for t in plan.tools}
+    assert by["set_title"].op == by["set_date"].op == "update"
+    assert by["set_title"].collection == by["set_date"].collection == by["get_frontmatter"].collection
+    env = Environment([build_service(plan)], seed=3)
+    post = next(iter(env.services["hugo"].db[by["get_frontmatter"].collection]))["file_path"]
+    assert env.step(ToolCall(name="hugo__set_title", arguments={"file_path": post, "title": "Launch notes"})).ok
+    got = json.loads(env.step(ToolCall(name="hugo__get_frontmatter", arguments={"file_path": post})).content)
+    assert got["title"] == "Launch notes"
+    missing = env.step(ToolCall(name="hugo__set_title", arguments={"file_path": "/posts/none.md", "title": "x"}))
+    assert not missing.ok and "no frontmatter" in missing.error
+
+
 def test_a_read_of_the_whole_configuration_answers_every_setting() -> None:
     """`get_config()` and `printEnv()` take no key: they answer the configuration (every setting, each
     named once, an environment's as a shell names them), not one setting picked for every call."""

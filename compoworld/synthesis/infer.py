@@ -1539,6 +1539,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     return plan
 
 
+KEY_WORDS = frozenset({"id", "path", "key", "uuid", "uid", "slug", "address", "url", "uri"})
 _ATTR_HEADS = {"content", "contents", "metadata", "meta", "frontmatter", "property", "properties", "attribute", "attributes",
                "section", "heading", "block", "body", "text", "data", "status", "state"}
 _PART_OF = re.compile(r"\b(?:status|state|content|contents|metadata|properties|body|text) of (?:an?|the|one|this) (?:existing |given |specific )?([a-z]+)")
@@ -1858,6 +1859,14 @@ def _retarget_attribute_heads(infos: list[TInfo]) -> None:
         keyed = [singular(p.words[-2]) for p in t.params
                  if len(p.words) >= 2 and p.words[-1] in ("id", "address", "name", "key", "uuid") and singular(p.words[-2]) in nouns]
         owner = max((n for n in keyed if n in read_heads), key=nouns.index, default=None)
+        if owner is None:
+            # `set_title(file_path, title)` beside `get_frontmatter(file_path)`: a setter whose name names no
+            # record changes the one that the service's reads look up by the same key argument
+            given = {p.snake for p in t.params if p.required and p.words[-1] in KEY_WORDS}
+            owners = {r.head for r in infos if r.op in ("get", "lookup") and r.head in read_heads
+                      and {p.snake for p in r.params if p.required} & given == {p.snake for p in r.params if p.required}
+                      and {p.snake for p in r.params if p.required}}
+            owner = owners.pop() if len(owners) == 1 else None
         if owner is not None:
             t.head = owner
 
