@@ -1539,7 +1539,8 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     return plan
 
 
-KEY_WORDS = frozenset({"id", "path", "key", "uuid", "uid", "slug", "address", "url", "uri"})
+# the last words of an argument that names the record a setter changes (`file_path`, `instance_id`)
+SETTER_KEYS = frozenset({"id", "path", "key", "uuid", "uid", "slug", "address", "url", "uri"})
 _ATTR_HEADS = {"content", "contents", "metadata", "meta", "frontmatter", "property", "properties", "attribute", "attributes",
                "section", "heading", "block", "body", "text", "data", "status", "state"}
 _PART_OF = re.compile(r"\b(?:status|state|content|contents|metadata|properties|body|text) of (?:an?|the|one|this) (?:existing |given |specific )?([a-z]+)")
@@ -1833,6 +1834,10 @@ def _sent_messages(infos: list[TInfo], server_words: set[str]) -> None:
             t.head = "message"
 
 
+def _required(t: TInfo) -> set[str]:
+    return {p.snake for p in t.params if p.required}
+
+
 def _retarget_attribute_heads(infos: list[TInfo]) -> None:
     """`patch_content(filepath, ...)`: a tool named after a *part* of a record (its content, metadata,
     a section) acts on the record its key names (the file at `filepath`), when another tool of the
@@ -1862,10 +1867,9 @@ def _retarget_attribute_heads(infos: list[TInfo]) -> None:
         if owner is None:
             # `set_title(file_path, title)` beside `get_frontmatter(file_path)`: a setter whose name names no
             # record changes the one that the service's reads look up by the same key argument
-            given = {p.snake for p in t.params if p.required and p.words[-1] in KEY_WORDS}
+            given = {p.snake for p in t.params if p.required and p.words[-1] in SETTER_KEYS}
             owners = {r.head for r in infos if r.op in ("get", "lookup") and r.head in read_heads
-                      and {p.snake for p in r.params if p.required} & given == {p.snake for p in r.params if p.required}
-                      and {p.snake for p in r.params if p.required}}
+                      and set() < _required(r) <= given}
             owner = owners.pop() if len(owners) == 1 else None
         if owner is not None:
             t.head = owner
