@@ -763,7 +763,7 @@ ARCHETYPES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]
     ("read_console", "Read the messages of the application console log.", {"limit": I}, {}, {"level": {"INFO", "WARN", "ERROR", "DEBUG"}, "logged_at": _ISO_DAY + ".*"}),
     ("list_images", "List the images of the library.", {"limit": I}, {}, {"format": {"png", "jpg", "webp"}, "filename": r"[a-z-]+(-\d+)?\.(png|jpg|webp)"}),
     ("sma", "Fetch simple moving average", {"symbol": S, "interval": S}, {"symbol": "IBM", "interval": "daily"},
-     {"name": {"SMA"}, "unit": {"USD"}, "data": r"\[\{'date': '\d{4}-\d\d-\d\d', 'value': \d+\.\d+\}.*"}),
+     {"name": {"Simple Moving Average (SMA)"}, "unit": {"USD"}, "data": r"\[\{'date': '\d{4}-\d\d-\d\d', 'value': \d+\.\d+\}.*"}),
     ("list_settings", "List the configuration settings.", {"limit": I}, {}, {"setting": r"[a-z_]+(_\d+)?", "scope": {"global", "project", "user"}}),
     ("list_components", "List the UI components of the library.", {"limit": I}, {}, {"import_path": r"@/components/ui/[a-z-]+"}),
     ("list_prompts", "List the prompts of the server.", {"limit": I}, {}, {"template": r"(?s).*\{\w+\}.*"}),

@@ -301,6 +301,20 @@ def test_a_setter_that_names_no_record_changes_the_one_its_key_looks_up() -> Non
     assert not missing.ok and "no frontmatter" in missing.error
 
 
+def test_a_name_that_ends_in_list_answers_a_list() -> None:
+    """FMP's `getIndexList()` ("Retrieve a comprehensive list of stock market indexes") and Formula 1's
+    `getSeasonList()` answered one record, the same for every call: the name's "list" was dropped before
+    the noun's number was read. They answer every record now; `getIndex(symbol)` still answers one."""
+    tools = [_tool("getIndexList", {}, [], "Retrieve a comprehensive list of stock market indexes."),
+             _tool("getIndex", {"symbol": S}, ["symbol"], "Get one stock market index by its symbol.")]
+    plan = infer_plan(_server("Market Indexes", tools), "fmp")
+    by = {t.original: t for t in plan.tools}
+    assert by["getIndexList"].op == "list" and by["getIndex"].op in ("get", "lookup")
+    env = Environment([build_service(plan)], seed=3)
+    listed = env.step(ToolCall(name="fmp__getIndexList", arguments={}))
+    assert listed.ok and len(listed.data["items"]) == len(env.services["fmp"].db[by["getIndexList"].collection]) > 1
+
+
 def test_a_read_of_the_whole_configuration_answers_every_setting() -> None:
     """`get_config()` and `printEnv()` take no key: they answer the configuration (every setting, each
     named once, an environment's as a shell names them), not one setting picked for every call."""
@@ -483,6 +497,33 @@ def test_an_indicator_is_a_dated_series_where_its_values_lie() -> None:
     days = [date.fromisoformat(p["date"]) for p in weekly.data["data"]]
     assert weekly.data["interval"] == "weekly" and {(b - a).days for a, b in zip(days, days[1:])} == {7}
     assert env.step({"name": "ind__rsi", "arguments": {"symbol": "IBM", "interval": "weekly"}}).data == weekly.data
+
+
+def test_indicators_and_series_whose_words_name_other_things() -> None:
+    """Alpha Vantage's `bop(symbol)` ("Fetch balance of power") had answered a balance, `roc` an exchange
+    rate, `plus_dm` a stock quote and `natural_gas()` an on-chain transfer: each answers its dated series,
+    named as Alpha Vantage names it, and passes the fidelity checks (a balance of power promises no balance)."""
+    from compoworld.synthesis.fidelity import promised_value
+
+    ind = {"symbol": S, "interval": S, "time_period": {"type": "number"}}
+    tools = [_tool("bop", ind, ["symbol", "interval"], "Fetch balance of power"),
+             _tool("roc", ind, ["symbol", "interval"], "Fetch rate of change"),
+             _tool("plus_dm", ind, ["symbol", "interval"], "Fetch plus directional movement"),
+             _tool("natural_gas", {"interval": S}, [], "Fetch natural gas"),
+             _tool("exchange_rate", {"from_currency": S, "to_currency": S}, ["from_currency", "to_currency"], "Fetch exchange rate")]
+    plan = infer_plan(_server("Alphavantage", tools), "av")
+    env = Environment([build_service(plan)], seed=2)
+    for tool, args, name in (("bop", {"symbol": "IBM", "interval": "daily"}, "Balance Of Power (BOP)"),
+                             ("roc", {"symbol": "IBM", "interval": "daily"}, "Rate of change (ROC)"),
+                             ("plus_dm", {"symbol": "IBM", "interval": "daily"}, "Directional Movement (DM)"),
+                             ("natural_gas", {}, "Natural gas")):
+        obs = env.step({"name": f"av__{tool}", "arguments": args})
+        assert obs.ok and obs.data["name"] == name and len(obs.data["data"]) >= 5, (tool, obs.content)
+        assert not {"balance", "rate", "price", "hash"} & set(obs.data), (tool, obs.data)
+    assert 2.0 <= min(p["value"] for p in env.step({"name": "av__natural_gas", "arguments": {}}).data["data"]) <= 4.0
+    rate = env.step({"name": "av__exchange_rate", "arguments": {"from_currency": "USD", "to_currency": "EUR"}}).data
+    assert {"base", "quote", "rate"} <= set(rate)  # an exchange rate is still one
+    assert promised_value("Fetch balance of power") is None and promised_value("Get the balance of a wallet") == "balance"
 
 
 def test_a_sports_services_games_and_players() -> None:
@@ -1558,6 +1599,22 @@ def test_an_exchange_is_a_venue_of_its_kind_not_an_exchange_rate() -> None:
     assert crypto["countries"] and "rate" not in crypto, crypto
     fx = first("Frankfurter", "fx", "get_exchange_rates", "Get the latest currency exchange rates")
     assert {"base", "quote", "rate"} <= set(fx), fx
+
+
+def test_an_index_is_a_market_benchmark_or_a_store_of_documents() -> None:
+    """FMP's indexes and Elasticsearch's and Redis's indexes had all been ops metrics ("Index 12" at
+    1,891.04 GB): a stock market index has its symbol, name, exchange and currency; a search engine's
+    index its name, health, document count and size."""
+    from compoworld.synthesis.world import MARKET_INDEXES, SEARCH_INDEXES
+
+    def items(server: str, service: str, tool: str, description: str) -> list[dict[str, Any]]:
+        plan = infer_plan(_server(server, [_tool(tool, {}, [], description)]), service)
+        return Environment([build_service(plan)], seed=1).step({"name": f"{service}__{tool}", "arguments": {}}).data["items"]
+
+    market = items("Financial Modeling Prep", "fmp", "getIndexList", "Retrieve a comprehensive list of stock market indexes.")
+    assert {(r["symbol"], r["name"]) for r in market} <= {(sym, name) for sym, name, *_ in MARKET_INDEXES} and "unit" not in market[0]
+    search = items("Elasticsearch", "es", "list_indices", "List all indices in the Elasticsearch cluster.")
+    assert {r["name"] for r in search} <= set(SEARCH_INDEXES) and all(r["docs_count"] > 0 for r in search) and "unit" not in search[0]
 
 
 def test_chembls_records_are_drugs_targets_and_cell_lines() -> None:

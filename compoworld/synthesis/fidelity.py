@@ -944,7 +944,13 @@ _PROMISE = re.compile(r"^\s*(?:get|gets|retrieve|retrieves|fetch|fetches|return|
                       r"(?:the\s+|a\s+|an\s+|its\s+|current\s+)*([a-z]+)\s+(?:of|for)\b", re.I)
 
 
+# names of measures that begin with a promised word: the balance of power is no balance, a rate of change no rate
+_MEASURE_NAMES = re.compile(r"\b(?:balance of power|rate of change)\b", re.I)
+
+
 def promised_value(description: str) -> str | None:
+    if _MEASURE_NAMES.search(description or ""):
+        return None
     m = _PROMISE.match(description or "")
     word = singular(m.group(1).lower()) if m else None
     return word if word in PROMISED_VALUES else None

@@ -29,7 +29,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -492,6 +492,7 @@ def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
             break
         main.append(t)
     cand = [t for t in main if not t.isdigit() and verb_lemma(t) not in ("get", "list") or t in ("list",)]
+    listed = bool(cand) and cand[-1] == "list"  # FMP's `getIndexList`: the indexes, not one index
     cand = [t for t in cand if t != "list"]
     # `retrieve_service_associated_to_a_specific_certificate`: the service, not an "associated"
     content = [t for t in cand if t not in ATTRS and t not in RELATIONAL_PARTICIPLES]
@@ -507,7 +508,7 @@ def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
         head_raw, mods = cand[-1], cand[:-1]
     else:
         return None, [], False
-    was_plural = is_plural(head_raw) or "all" in tokens or (bool(cand) and cand[-1] in ("list",))
+    was_plural = is_plural(head_raw) or "all" in tokens or listed
     head = singular(head_raw)
     if not head[0].isalpha():
         head = "e" + head
@@ -1268,6 +1269,12 @@ PRICE_WORDS = frozenset({"price", "quote", "market", "ohlc", "ohlcv", "chart", "
 # what a tool that reads a URL's page is named for
 PAGE_READS = frozenset({"fetch", "scrape", "crawl", "crawling", "scraper", "unblocker", "content", "html", "markdown", "page", "webpage"})
 # archetypes no record keyed by a ticker belongs to, and the words that make such a record a company's
+# Alpha Vantage's `apo(symbol)`, `bop(symbol)`, `roc(symbol)` and `plus_dm(symbol)` are indicators, and
+# `natural_gas()` and `federal_funds_rate()` dated series: their words ("balance of power", "rate of
+# change", "gas") had made them stock quotes, balances, exchange rates and on-chain transfers
+INDICATOR_CODES = frozenset({"apo", "ppo", "roc", "rocr", "bop", "mfi", "dx", "dm", "trange", "natr", "willr", "mom", "ultosc", "adxr",
+                             "cmo", "cci", "trix"})
+SERIES_PHRASES = ("natural gas", "federal funds", "retail sales", "durable goods", "durables")
 OFF_MARKET_TOPICS = frozenset({"person", "message", "media", "document", "place", "config", "resource", ""})
 COMPANY_WORDS = frozenset({"profile", "company", "employee", "executive", "overview", "etf", "fund"})
 # what a tool about prices over time is named for (a history of ratings, grades or trades is none)
@@ -1325,6 +1332,9 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         # and `getCompanyProfile(symbol)` a company's profile, not a person's
         topic = "company" if named & COMPANY_WORDS else "series" if {"interval", "time_period"} & set(fields) else "price"
         tfields = TOPIC_FIELDS[topic]
+    keyed_by_ticker = any(f.role == "key" and f.name in ("symbol", "ticker") for f in fields.values())
+    if (e.name in INDICATOR_CODES and keyed_by_ticker) or (not chain and all(any(p in t.lower().replace("_", " ") for p in SERIES_PHRASES) for t in e.texts)):
+        topic, tfields = "series", TOPIC_FIELDS["series"]
     if topic in ("document", "result", "") and not e.owned and any(f.role == "key" and (f.sem == "url" or f.name in ("url", "uri"))
                                                              for f in fields.values()) \
             and named & PAGE_READS:
@@ -1376,6 +1386,11 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
             topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]
         elif context & (STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}):
             topic, tfields = "stock_exchange", VENUE_TOPICS["stock_exchange"]
+    if e.name == "index" and not e.owned:
+        if context & (STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}):
+            topic, tfields = "market_index", INDEX_TOPICS["market_index"]
+        elif context & SEARCH_STORES:
+            topic, tfields = "search_index", INDEX_TOPICS["search_index"]
     if own_words & EXCHANGE_SERVICES and e.name in EXCHANGE_TOPICS:
         topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]  # CCXT's trades had been stock quotes of companies
     if (own_words | context) & CLUSTER_SERVICES and e.name in CLUSTER_TOPICS and not e.owned:
@@ -1675,6 +1690,9 @@ def _counts(infos: list[TInfo]) -> None:
         t.counts = True
 
 
+# engines whose indexes are stores of documents, not benchmarks or measures
+SEARCH_STORES = frozenset({"elasticsearch", "elastic", "opensearch", "meilisearch", "typesense", "algolia", "solr", "lucene", "redis",
+                           "redisearch", "mongodb", "mongo", "database", "pinecone", "qdrant", "weaviate", "milvus", "vespa"})
 _SERVICE_STATUS = frozenset({"api", "server", "service", "alive", "web", "endpoint", "uptime"})
 STATISTICS = "_statistic"  # the suffix of the entity of a read of something's statistics (collection `cluster_statistics`)
 _STATISTICS_WORDS = frozenset({"stats", "statistics"})

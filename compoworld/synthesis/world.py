@@ -277,7 +277,7 @@ SERIES_LEVELS: list[tuple[frozenset[str], str, float | None, float | None, str, 
     (frozenset({"willr"}), "Williams %R", -90, -10, "index (-100-0)", "daily"),
     (frozenset({"cci", "cmo", "aroonosc"}), "", -120, 120, "index", "daily"),
     (frozenset({"macd", "macdext", "apo", "ppo", "mom", "roc", "rocr", "trix", "bop"}), "", -4, 4, "", "daily"),
-    (frozenset({"atr", "natr", "trange"}), "", 1, 9, "USD", "daily"),
+    (frozenset({"atr", "natr", "trange", "dm"}), "", 1, 9, "USD", "daily"),
     (frozenset({"ad", "obv", "adosc"}), "", 2e6, 6e7, "shares", "daily"),
     (frozenset({"sine", "trendmode", "dcperiod", "dcphase", "phasor"}), "", -1, 40, "", "daily"),
     (frozenset({"sma", "ema", "wma", "dema", "tema", "trima", "kama", "mama", "vwap", "t3", "bband", "bbands", "midpoint", "midprice",
@@ -305,9 +305,28 @@ SERIES_LEVELS: list[tuple[frozenset[str], str, float | None, float | None, str, 
     (frozenset({"inflation"}), "Inflation", 2.0, 4.1, "percent", "annual"),
     (frozenset({"unemployment"}), "Unemployment rate", 3.6, 4.4, "percent", "monthly"),
     (frozenset({"payroll", "nonfarm"}), "Nonfarm payroll", 157_000, 160_000, "thousands of persons", "monthly"),
-    (frozenset({"retail", "sales"}), "Retail sales", 600_000, 720_000, "millions of USD", "monthly"),
+    (frozenset({"retail", "sales", "sale"}), "Retail sales", 600_000, 720_000, "millions of USD", "monthly"),
     (frozenset({"durable", "durables"}), "Durable goods orders", 260_000, 300_000, "millions of USD", "monthly"),
 ]
+# What a technical indicator is called, as Alpha Vantage names it in its answers ("Balance Of Power (BOP)")
+INDICATOR_NAMES = {
+    "sma": "Simple Moving Average (SMA)", "ema": "Exponential Moving Average (EMA)", "wma": "Weighted Moving Average (WMA)",
+    "dema": "Double Exponential Moving Average (DEMA)", "tema": "Triple Exponential Moving Average (TEMA)",
+    "trima": "Triangular Moving Average (TRIMA)", "kama": "Kaufman Adaptive Moving Average (KAMA)",
+    "mama": "MESA Adaptive Moving Average (MAMA)", "vwap": "Volume Weighted Average Price (VWAP)", "t3": "Triple Exponential Moving Average (T3)",
+    "macd": "Moving Average Convergence/Divergence (MACD)", "macdext": "MACD with Controllable MA Type (MACDEXT)",
+    "stoch": "Stochastic (STOCH)", "stochf": "Stochastic Fast (STOCHF)", "rsi": "Relative Strength Index (RSI)",
+    "stochrsi": "Stochastic Relative Strength Index (STOCHRSI)", "willr": "Williams' %R (WILLR)",
+    "adx": "Average Directional Movement Index (ADX)", "adxr": "Average Directional Movement Index Rating (ADXR)",
+    "apo": "Absolute Price Oscillator (APO)", "ppo": "Percentage Price Oscillator (PPO)", "mom": "Momentum (MOM)",
+    "bop": "Balance Of Power (BOP)", "cci": "Commodity Channel Index (CCI)", "cmo": "Chande Momentum Oscillator (CMO)",
+    "roc": "Rate of change (ROC)", "rocr": "Rate of change ratio (ROCR)", "aroon": "Aroon (AROON)", "aroonosc": "Aroon Oscillator (AROONOSC)",
+    "mfi": "Money Flow Index (MFI)", "trix": "Triple Smooth EMA Rate of Change (TRIX)", "ultosc": "Ultimate Oscillator (ULTOSC)",
+    "dx": "Directional Movement Index (DX)", "di": "Directional Indicator (DI)", "dm": "Directional Movement (DM)",
+    "sar": "Parabolic SAR (SAR)", "midpoint": "MidPoint (MIDPOINT)", "midprice": "MidPrice (MIDPRICE)",
+    "atr": "Average True Range (ATR)", "natr": "Normalized Average True Range (NATR)", "trange": "True Range (TRANGE)",
+    "ad": "Chaikin A/D Line (AD)", "adosc": "Chaikin A/D Oscillator (ADOSC)", "obv": "On Balance Volume (OBV)",
+}
 # The commodities a list of commodities names, one per record (not each the same price index)
 COMMODITY_LEVELS = [lv for lv in SERIES_LEVELS if lv[4].startswith(("USD per", "US cents per"))]
 
@@ -338,7 +357,7 @@ def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, enti
     if "unit" in row:
         row["unit"] = unit or "value"
     if "name" in row and isinstance(row["name"], str):
-        row["name"] = label or entity.upper()
+        row["name"] = label or INDICATOR_NAMES.get(entity, entity.upper())
     step, value, points = INTERVALS[interval], rng.uniform(lo, hi), []
     for i in range(CANDLES, 0, -1):
         value = min(hi, max(lo, value + rng.uniform(-0.08, 0.08) * (hi - lo)))
@@ -760,6 +779,23 @@ VENUE_TOPICS: dict[str, list[F]] = {
     "broker_exchange": [("name", None, S), ("type", None, S), ("durable", None, B), ("auto_delete", None, B), ("vhost", None, S)],
 }
 TOPIC_FIELDS.update(VENUE_TOPICS)
+# An index is a stock market's benchmark (FMP's `getIndexList`: "the symbol, name, exchange, and currency
+# for each index") or a search engine's or database's store of documents (Elasticsearch's
+# `list_indices`, Redis's `get_indexes`); both had been ops metrics ("Index 12" at 1,891.04 GB).
+INDEX_TOPICS: dict[str, list[F]] = {
+    "market_index": [("symbol", None, S), ("name", None, S), ("exchange", None, S), ("currency", None, S)],
+    "search_index": [("name", None, S), ("health", None, S), ("docs_count", None, I), ("size_bytes", None, I)],
+}
+TOPIC_FIELDS.update(INDEX_TOPICS)
+MARKET_INDEXES = [("^GSPC", "S&P 500", "SNP", "USD"), ("^DJI", "Dow Jones Industrial Average", "DJI", "USD"),
+                  ("^IXIC", "NASDAQ Composite", "NASDAQ", "USD"), ("^RUT", "Russell 2000", "SNP", "USD"),
+                  ("^FTSE", "FTSE 100", "LSE", "GBP"), ("^GDAXI", "DAX", "XETRA", "EUR"), ("^FCHI", "CAC 40", "EURONEXT", "EUR"),
+                  ("^N225", "Nikkei 225", "OSA", "JPY"), ("^HSI", "Hang Seng Index", "HKSE", "HKD"), ("^STOXX50E", "EURO STOXX 50", "STOXX", "EUR"),
+                  ("^NDX", "NASDAQ 100", "NASDAQ", "USD"), ("^VIX", "CBOE Volatility Index", "CBOE", "USD"),
+                  ("^GSPTSE", "S&P/TSX Composite", "TSX", "CAD"), ("^BVSP", "IBOVESPA", "SAO", "BRL"),
+                  ("^AXJO", "S&P/ASX 200", "ASX", "AUD"), ("^KS11", "KOSPI Composite", "KSC", "KRW")]
+SEARCH_INDEXES = ["products", "articles", "customers", "orders", "logs-2026.01", "logs-2026.02", "support-tickets", "docs", "events",
+                  "users", "invoices", "reviews", "metrics-2026.01", "catalog", "faq", "audit-log"]
 STOCK_EXCHANGES = [("Nasdaq Stock Market", "NASDAQ", "US", "USD", "America/New_York"), ("New York Stock Exchange", "NYSE", "US", "USD", "America/New_York"),
                    ("London Stock Exchange", "LSE", "GB", "GBP", "Europe/London"), ("Tokyo Stock Exchange", "TSE", "JP", "JPY", "Asia/Tokyo"),
                    ("Euronext Paris", "EPA", "FR", "EUR", "Europe/Paris"), ("Hong Kong Stock Exchange", "HKEX", "HK", "HKD", "Asia/Hong_Kong"),
@@ -1654,7 +1690,7 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     prefixed = next((family for family in PREFIXED_FAMILIES if topic.startswith(f"{family}_")), None)
     if prefixed is not None:
         return prefixed
-    if topic in VENUE_TOPICS or topic in ("country", "chat_channel"):
+    if topic in VENUE_TOPICS or topic in INDEX_TOPICS or topic in ("country", "chat_channel"):
         return topic
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
@@ -3298,6 +3334,12 @@ FAMILY_STR: dict[str, list[tuple[set[str], Gen]]] = {
                        ({"country", "country_code"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][2]),
                        ({"currency"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][3]),
                        ({"timezone", "tz"}, lambda r, c, p, n: STOCK_EXCHANGES[n % len(STOCK_EXCHANGES)][4])],
+    "market_index": [({"symbol", "ticker", "code"}, lambda r, c, p, n: _nth(MARKET_INDEXES, n, "-")[0]),
+                     (NAMES, lambda r, c, p, n: _nth(MARKET_INDEXES, n)[1]),
+                     ({"exchange", "exchange_short_name"}, lambda r, c, p, n: MARKET_INDEXES[n % len(MARKET_INDEXES)][2]),
+                     ({"currency"}, lambda r, c, p, n: MARKET_INDEXES[n % len(MARKET_INDEXES)][3])],
+    "search_index": [(NAMES | {"index", "index_name", "uid", "index_uid"}, lambda r, c, p, n: _nth(SEARCH_INDEXES, n, "-")),
+                     ({"health"}, lambda r, c, p, n: ("green", "green", "yellow")[n % 3])],
     "broker_exchange": [(NAMES, lambda r, c, p, n: _nth(BROKER_EXCHANGES, n, "-")[0]),
                         ({"type", "kind"}, lambda r, c, p, n: BROKER_EXCHANGES[n % len(BROKER_EXCHANGES)][1]),
                         ({"vhost", "virtual_host"}, lambda r, c, p, n: "/")],
@@ -3548,6 +3590,7 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "place": [({"distance", "km", "distance_km"}, (0.4, 900)), ({"duration", "minutes", "duration_min"}, (3, 600))],
     "deploy": [({"replicas", "instances"}, (1, 12)), ({"cpu", "memory"}, (1, 64))],
     "table": [({"rows", "row_count", "count"}, (0, 250_000))],
+    "search_index": [({"docs", "docs_count", "num_docs", "documents"}, (200, 2_000_000)), ({"size", "bytes", "size_bytes"}, (50_000, 9e9))],
     "media": [({"duration", "seconds", "length"}, (60, 5_400))],
     "transcript": [({"duration", "seconds", "length"}, (60, 5_400))],
     "earnings_transcript": [({"duration", "seconds", "length"}, (1_800, 4_200))],
