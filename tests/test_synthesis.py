@@ -1617,6 +1617,25 @@ def test_an_index_is_a_market_benchmark_or_a_store_of_documents() -> None:
     assert {r["name"] for r in search} <= set(SEARCH_INDEXES) and all(r["docs_count"] > 0 for r in search) and "unit" not in search[0]
 
 
+def test_statistics_are_measures_of_the_services_own_domain() -> None:
+    """A Hugging Face dataset viewer's `get_statistics(dataset)` had answered an ops dashboard (p95 latency,
+    monthly recurring revenue) and MongoDB Lens's `get-stats` the same: a dataset's statistics are its rows,
+    columns and values, a database's its sizes, tables and connections."""
+    from compoworld.synthesis.world import DOMAIN_METRICS
+
+    def measures(server: str, service: str, tool: str, props: dict[str, Any], description: str) -> set[str]:
+        spec = _server(server, [_tool(tool, props, list(props), description)])
+        env = Environment([build_service(infer_plan(spec, service))], seed=1)
+        data = env.step({"name": f"{service}__{tool}", "arguments": {k: "ylecun/mnist" for k in props}}).data
+        return {r["name"] for r in data.get("items", [data])}
+
+    names = {keys: {m[0] for m in ms} for keys, ms in DOMAIN_METRICS}
+    dataset = measures("Hugging Face Dataset Viewer", "hf", "get_statistics", {"dataset": S}, "Get statistics about a Hugging Face dataset")
+    assert dataset and dataset <= next(v for k, v in names.items() if "huggingface" in k), dataset
+    database = measures("MongoDB Lens", "mongo", "get_stats", {}, "Get statistics of the MongoDB database")
+    assert database and database <= next(v for k, v in names.items() if "mongodb" in k), database
+
+
 def test_chembls_records_are_drugs_targets_and_cell_lines() -> None:
     """ChEMBL's `example_*` lookups answered documents ("Assay 6, as recorded.", filed under /workspace):
     its drugs have a ChEMBL id, a name and an approval year, its mechanisms a target, its cell lines a

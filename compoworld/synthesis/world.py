@@ -2484,6 +2484,20 @@ DOMAIN_METRICS: list[tuple[frozenset[str], list[tuple[str, str, int, int]]]] = [
     (frozenset({"elasticsearch", "opensearch", "meilisearch", "typesense", "algolia", "solr"}),
      [("docs_count", "documents", 1_000, 50_000_000), ("store_size_bytes", "bytes", 1_000_000, 500_000_000_000),
       ("query_latency_ms", "ms", 2, 300), ("indices", "indices", 1, 400), ("shards", "shards", 1, 2_000)]),
+    # a Hugging Face dataset's statistics are its columns' (a dataset viewer had answered p95 latency and MRR)
+    (frozenset({"dataset", "datasets", "huggingface", "kaggle"}),
+     [("num_rows", "rows", 1_000, 5_000_000), ("num_columns", "columns", 2, 80), ("null_values", "values", 0, 20_000),
+      ("distinct_values", "values", 10, 500_000), ("mean_text_length", "characters", 20, 4_000)]),
+    (frozenset({"mongodb", "mongo", "postgres", "postgresql", "mysql", "mariadb", "sqlite", "database", "databases", "sql", "clickhouse",
+                "singlestore", "supabase", "prisma", "neon", "pg"}),
+     [("data_size_bytes", "bytes", 1_000_000, 500_000_000_000), ("index_size_bytes", "bytes", 100_000, 50_000_000_000),
+      ("tables", "tables", 3, 400), ("rows", "rows", 1_000, 500_000_000), ("active_connections", "connections", 1, 500),
+      ("queries_per_second", "queries/s", 1, 20_000)]),
+    (frozenset({"education", "school", "schools", "student", "students", "university", "college", "edubase"}),
+     [("enrollment", "students", 50, 40_000), ("graduation_rate", "%", 50, 98), ("student_teacher_ratio", "ratio", 8, 30),
+      ("schools", "schools", 1, 2_000), ("completion_rate", "%", 40, 95)]),
+    (frozenset({"think", "thought", "thoughts", "thinking", "reasoning", "sequential"}),
+     [("thoughts", "thoughts", 1, 60), ("branches", "branches", 0, 6), ("revisions", "revisions", 0, 10)]),
 ]
 PLACES = ["Café", "Hotel", "Station", "Museum", "Park", "Market", "Library"]
 MEDIA = ["The Long Harbor", "Northern Lights", "Signals", "A Year in Data", "The Quiet Engine", "Field Notes"]
