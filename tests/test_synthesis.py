@@ -1636,6 +1636,22 @@ def test_statistics_are_measures_of_the_services_own_domain() -> None:
     assert database and database <= next(v for k, v in names.items() if "mongodb" in k), database
 
 
+def test_an_evm_nodes_gas_is_a_price_in_wei_or_an_estimate() -> None:
+    """`eth_gasPrice()` ("the current gas price in wei") had answered a stock quote of USDT and
+    `estimate_gas(to)` a token transfer: the price is the same in wei and gwei, an estimate's fee its gas
+    at its price."""
+    tools = [_tool("eth_gasPrice", {}, [], "Retrieves the current gas price in wei"),
+             _tool("estimate_gas", {"to": S, "value": S}, ["to"], "Estimate the gas cost of a transaction on the EVM network")]
+    plan = infer_plan(_server("Ethereum RPC", tools), "eth")
+    env = Environment([build_service(plan)], seed=4)
+    price = env.step({"name": "eth__eth_gasPrice", "arguments": {}}).data
+    assert price["gas_price_wei"] == round(price["gas_price_gwei"] * 1e9) and 1 <= price["gas_price_gwei"] <= 100, price
+    assert not {"symbol", "currency"} & set(price)
+    est = env.step({"name": "eth__estimate_gas", "arguments": {"to": "0x2333e2426b13e3afd3c03c0e60c0c4c2edd01e70"}}).data
+    assert est["gas"] >= 21_000 and abs(est["fee_eth"] - est["gas"] * est["gas_price_gwei"] / 1e9) < 1e-7, est
+    assert "hash" not in est and "from_address" not in est
+
+
 def test_chembls_records_are_drugs_targets_and_cell_lines() -> None:
     """ChEMBL's `example_*` lookups answered documents ("Assay 6, as recorded.", filed under /workspace):
     its drugs have a ChEMBL id, a name and an approval year, its mechanisms a target, its cell lines a

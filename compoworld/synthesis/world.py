@@ -379,6 +379,7 @@ def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext"
     coherent_candles(row, rng, ctx.now)
     coherent_series(row, rng, ctx.now, entity, n=n)
     coherent_token(row)
+    coherent_gas(row)
     coherent_stat(row, rng, n)
     coherent_news(row, ctx.world)
     coherent_place(row)
@@ -787,6 +788,13 @@ INDEX_TOPICS: dict[str, list[F]] = {
     "search_index": [("name", None, S), ("health", None, S), ("docs_count", None, I), ("size_bytes", None, I)],
 }
 TOPIC_FIELDS.update(INDEX_TOPICS)
+# What an EVM node answers of gas: its price now (`eth_gasPrice`: "the current gas price in wei") or what a
+# transaction would use and cost (`estimate_gas`); they had been stock quotes of USDT and token transfers
+GAS_TOPICS: dict[str, list[F]] = {
+    "gas_price": [("gas_price_wei", None, I), ("gas_price_gwei", None, N), ("as_of", "datetime", S)],
+    "gas_estimate": [("gas", None, I), ("gas_price_gwei", None, N), ("fee_eth", None, N)],
+}
+TOPIC_FIELDS.update(GAS_TOPICS)
 MARKET_INDEXES = [("^GSPC", "S&P 500", "SNP", "USD"), ("^DJI", "Dow Jones Industrial Average", "DJI", "USD"),
                   ("^IXIC", "NASDAQ Composite", "NASDAQ", "USD"), ("^RUT", "Russell 2000", "SNP", "USD"),
                   ("^FTSE", "FTSE 100", "LSE", "GBP"), ("^GDAXI", "DAX", "XETRA", "EUR"), ("^FCHI", "CAC 40", "EURONEXT", "EUR"),
@@ -1286,6 +1294,17 @@ TOKEN_FACTS: dict[str, tuple[int, float, str]] = {
 }
 
 
+def coherent_gas(row: dict[str, Any]) -> None:
+    """A gas price in wei is the same price in gwei; an estimate's fee is its gas at that price."""
+    gwei = row.get("gas_price_gwei")
+    if not isinstance(gwei, (int, float)) or isinstance(gwei, bool):
+        return
+    if "gas_price_wei" in row:
+        row["gas_price_wei"] = int(round(gwei * 1e9))
+    if isinstance(row.get("gas"), int) and "fee_eth" in row:
+        row["fee_eth"] = float(f"{row['gas'] * gwei / 1e9:.8f}")
+
+
 def coherent_token(row: dict[str, Any]) -> None:
     """A known coin's facts are its own: Ethereum's 18 decimals and supply, USDC's 6 and what it is."""
     sym = str(row.get("symbol") or "").upper()
@@ -1690,7 +1709,7 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     prefixed = next((family for family in PREFIXED_FAMILIES if topic.startswith(f"{family}_")), None)
     if prefixed is not None:
         return prefixed
-    if topic in VENUE_TOPICS or topic in INDEX_TOPICS or topic in ("country", "chat_channel"):
+    if topic in VENUE_TOPICS or topic in INDEX_TOPICS or topic in GAS_TOPICS or topic in ("country", "chat_channel"):
         return topic
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
@@ -3604,6 +3623,8 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
     "place": [({"distance", "km", "distance_km"}, (0.4, 900)), ({"duration", "minutes", "duration_min"}, (3, 600))],
     "deploy": [({"replicas", "instances"}, (1, 12)), ({"cpu", "memory"}, (1, 64))],
     "table": [({"rows", "row_count", "count"}, (0, 250_000))],
+    "gas_price": [({"gwei"}, (6, 45))],
+    "gas_estimate": [({"gwei"}, (6, 45)), ({"gas"}, (21_000, 250_000))],
     "search_index": [({"docs", "docs_count", "num_docs", "documents"}, (200, 2_000_000)), ({"size", "bytes", "size_bytes"}, (50_000, 9e9))],
     "media": [({"duration", "seconds", "length"}, (60, 5_400))],
     "transcript": [({"duration", "seconds", "length"}, (60, 5_400))],
