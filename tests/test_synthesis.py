@@ -1893,3 +1893,24 @@ def test_a_create_stores_the_declared_defaults_of_arguments_left_out() -> None:
     assert (plain["priority"], plain["due_days"], plain["description"], plain["labels"]) == ("normal", 7, None, None)
     given = create({"title": "VPN down", "priority": "high", "due_days": 1})
     assert (given["priority"], given["due_days"]) == ("high", 1)
+
+
+def test_a_time_zone_argument_is_drawn_as_an_iana_name() -> None:
+    """`convert_time(sourceTimezone, targetTimezone, time)` had been called with "woakvh" and "Sourcetimezone
+    989" by the review and the task sampler, so every call failed: a parameter named for a time zone gets
+    an IANA name, and the compiled converter answers the converted time."""
+    import random
+
+    from compoworld.services.sampling import TIME_ZONES, sample_arguments, schema_arguments
+
+    tz = {"type": "string", "description": "IANA timezone name, e.g. Asia/Shanghai"}
+    tools = [_tool("convert_time", {"sourceTimezone": tz, "targetTimezone": tz, "time": S}, ["sourceTimezone", "targetTimezone", "time"],
+                   "Convert time between timezones.")]
+    env = Environment([build_service(infer_plan(_server("Time", tools), "time"))], seed=1)
+    spec = env.tool_specs()["time__convert_time"]
+    for seed in range(5):
+        for args in (schema_arguments(spec, env, "time", random.Random(seed)), sample_arguments(spec, env, random.Random(seed), service="time")):
+            assert args is not None and args["sourceTimezone"] in TIME_ZONES and args["targetTimezone"] in TIME_ZONES, args
+    obs = env.step({"name": "time__convert_time", "arguments": {"sourceTimezone": "Europe/London", "targetTimezone": "Asia/Tokyo",
+                                                                "time": "2026-03-10 15:30:00"}})
+    assert obs.ok and obs.data["converted_time"].startswith("2026-03-11T00:30"), obs.content

@@ -42,6 +42,10 @@ PLAIN_WORDS = {
     "category": ["Travel", "Software", "Hardware", "Office supplies", "Training", "Meals"],
     "reason": ["Customer request", "Quarterly review", "Budget change", "Contract renewal", "Data correction"],
 }
+# A time zone is an IANA name: `convert_time(sourceTimezone="woakvh")` converts nothing
+TIME_ZONES = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "Europe/London", "America/Los_Angeles", "Asia/Shanghai",
+              "Australia/Sydney", "Asia/Kolkata"]
+PLAIN_WORDS["timezone"] = PLAIN_WORDS["time_zone"] = TIME_ZONES
 END_WORDS = ("end", "until", "to_date", "finish", "due", "check_out", "return")
 
 
@@ -410,6 +414,8 @@ def schema_arguments(spec: ToolSpec, env: Environment, service: str, rng: random
                 cands.append(pool[key][rng.randrange(len(pool[key]))])
             if sem and sem.endswith("_id") and sem in ids and ids[sem] and main_type(sub) == "array":
                 cands.append([ids[sem][0]])
+            if "timezone" in key or "time_zone" in key:
+                cands.append(TIME_ZONES[rng.randrange(len(TIME_ZONES))])
             val = next((c for c in cands if fits(sub, c)), None)
             if val is None:
                 val = sample(sub, rng, required_only=attempt > 1)
