@@ -1895,6 +1895,26 @@ def test_a_create_stores_the_declared_defaults_of_arguments_left_out() -> None:
     assert (given["priority"], given["due_days"]) == ("high", 1)
 
 
+def test_a_create_stores_the_default_its_description_states() -> None:
+    """Heroku's `create_app(region)` ("Region: us/eu. Default: us") stored region null: a default the
+    description states is the stored value too, where it fits (a word the enum lists or the spec quotes,
+    a number, a boolean); "defaults to latest" or "Default depends on ..." states none."""
+    from compoworld.synthesis.schema import said_default
+
+    tools = [_tool("create_app", {"app": S, "region": {"type": "string", "enum": ["us", "eu"], "description": "Region: us/eu. Default: us"},
+                                  "frame_rate": {"type": "number", "description": "Frames per second (default: 30.0)"},
+                                  "private": {"type": "boolean", "description": "Private app, default is false."},
+                                  "stack": {"type": "string", "description": "The stack; defaults to latest."}},
+                   ["app"], "Create an app."),
+             _tool("get_app", {"app_id": S}, ["app_id"], "Get one app by id.")]
+    env = Environment([build_service(infer_plan(_server("Apps", tools), "apps"))], seed=2)
+    made = env.step(ToolCall(name="apps__create_app", arguments={"app": "billing"})).data
+    got = env.step(ToolCall(name="apps__get_app", arguments={"app_id": made["id"]})).data
+    assert (got["region"], got["frame_rate"], got["private"], got["stack"]) == ("us", 30.0, False, None), got
+    assert said_default({"type": "string", "description": "Default depends on the device"}) is None
+    assert said_default({"type": "string", "description": "Output format. Default: 'markdown'."}) == "markdown"
+
+
 def test_a_time_zone_argument_is_drawn_as_an_iana_name() -> None:
     """`convert_time(sourceTimezone, targetTimezone, time)` had been called with "woakvh" and "Sourcetimezone
     989" by the review and the task sampler, so every call failed: a parameter named for a time zone gets

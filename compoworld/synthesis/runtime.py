@@ -20,7 +20,7 @@ from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.filesystem import FILE_TOPICS, entries
 from compoworld.synthesis.naming import snake
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
-from compoworld.synthesis.schema import nullable
+from compoworld.synthesis.schema import nullable, said_default
 from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, INTERVALS, not_in_world, coherent_candles, coherent_page, coherent_record, coherent_repo, coherent_series, rng_for, slugify,
                                         value_for, web_hits)
 
@@ -413,14 +413,15 @@ class CompiledService(Service):
                 changes["updated_at"] = self.now()
             return table.update(existing["id"], **changes)
         row: Record = {f.name: None for f in e.fields if f.role != "id"}
-        # An argument left out takes its declared default (a new vector index's `dim` is 1536, not null).
+        # An argument left out takes its declared default (a new vector index's `dim` is 1536, not null), or
+        # the one its description states (Heroku's new app is in region "us": "Default: us").
         # References keep to what was passed: a default name need not exist. A default that its own schema
         # or the stored field's shape refuses (a generator's "unset" sentinel, false for a string) is none.
         props = t.input_schema.get("properties") or {}
         args = dict(args)
         for p in t.params:
             declared = props.get(p.name)
-            default = declared.get("default") if isinstance(declared, dict) else None
+            default = said_default(declared)
             f = e.field(p.field) if p.field else None
             if (p.role in ("field", "key") and f is not None and f.role != "id" and p.name not in args
                     and default is not None and fits(declared, default) and fits(f.shape, default)):

@@ -8,7 +8,7 @@ import re
 from typing import Any, Callable
 
 from compoworld.canonical import canonical_bytes
-from compoworld.services.json_schema import json_types, type_of, walk
+from compoworld.services.json_schema import json_types, main_type, type_of, walk
 
 
 class SchemaProblem(Exception):
@@ -367,6 +367,36 @@ _EXAMPLE_CUE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|exa
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
 # "permission level (view / control / modify / grant / admin)": the values, listed between slashes
 _SLASH_LIST = re.compile(r"\(\s*([\w.-]+(?:\s*/\s*[\w.-]+){2,})\s*\)")
+
+
+# "Region: us/eu. Default: us", "(default: 30.0)", "default is false": a default the description states.
+# A word is taken only where the schema's enum lists it or the spec quotes it ("defaults to latest" or
+# "Default depends on ..." states no value).
+_SAID_DEFAULT = re.compile(r"\bdefaults?(?:\s+(?:is|to|value(?:\s+is)?))?\s*[:=]?\s*(?P<q>[`'\"]?)(?P<v>[^`'\",;)\s]+)(?P=q)\s*(?:[.,;)]|$)",
+                           re.I)
+
+
+def said_default(schema: Any) -> Any:
+    """The parameter's default: the schema's own, else one its description states that fits it; None."""
+    if not isinstance(schema, dict):
+        return None
+    if "default" in schema:
+        return schema["default"]
+    m = _SAID_DEFAULT.search(schema.get("description") or "")
+    if m is None:
+        return None
+    raw, kind = m.group("v").rstrip("."), main_type(schema)
+    if kind == "boolean":
+        return {"true": True, "false": False}.get(raw.lower())
+    if kind in ("integer", "number"):
+        try:
+            value = float(raw)
+        except ValueError:
+            return None
+        return int(value) if kind == "integer" and value.is_integer() else value if kind == "number" else None
+    if kind == "string" and (raw in (schema.get("enum") or []) or m.group("q")):
+        return raw
+    return None
 
 
 def spec_examples(schema: dict[str, Any]) -> list[str]:
