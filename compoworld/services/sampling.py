@@ -34,6 +34,9 @@ ROLE_SEMS = PERSON_SEMS | {"company_name"}
 # Types whose values must be fresh to be useful (a new title), not copied from existing records.
 FRESH = {"title", "text", "query", "json"}
 # Plain words for free-text arguments whose name says what they hold (matched as a substring).
+# A time zone is an IANA name: `convert_time(sourceTimezone="woakvh")` converts nothing
+TIME_ZONES = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "Europe/London", "America/Los_Angeles", "Asia/Shanghai",
+              "Australia/Sydney", "Asia/Kolkata"]
 PLAIN_WORDS = {
     "department": ["Sales", "Marketing", "Finance", "Engineering", "Support", "Operations", "People", "Legal"],
     "team": ["Sales", "Platform", "Finance", "Customer Success", "Operations", "Growth"],
@@ -41,11 +44,9 @@ PLAIN_WORDS = {
     "city": ["Berlin", "London", "Austin", "Toronto", "Lisbon", "Singapore"],
     "category": ["Travel", "Software", "Hardware", "Office supplies", "Training", "Meals"],
     "reason": ["Customer request", "Quarterly review", "Budget change", "Contract renewal", "Data correction"],
+    "timezone": TIME_ZONES,
+    "time_zone": TIME_ZONES,
 }
-# A time zone is an IANA name: `convert_time(sourceTimezone="woakvh")` converts nothing
-TIME_ZONES = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "Europe/London", "America/Los_Angeles", "Asia/Shanghai",
-              "Australia/Sydney", "Asia/Kolkata"]
-PLAIN_WORDS["timezone"] = PLAIN_WORDS["time_zone"] = TIME_ZONES
 END_WORDS = ("end", "until", "to_date", "finish", "due", "check_out", "return")
 
 

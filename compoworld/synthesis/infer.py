@@ -1268,13 +1268,15 @@ TOKEN_NOUNS = frozenset({"token", "coin", "crypto", "cryptocurrency", "brc20", "
 PRICE_WORDS = frozenset({"price", "quote", "market", "ohlc", "ohlcv", "chart", "ticker", "candle", "trade", "volume", "history"})
 # what a tool that reads a URL's page is named for
 PAGE_READS = frozenset({"fetch", "scrape", "crawl", "crawling", "scraper", "unblocker", "content", "html", "markdown", "page", "webpage"})
-# archetypes no record keyed by a ticker belongs to, and the words that make such a record a company's
 # Alpha Vantage's `apo(symbol)`, `bop(symbol)`, `roc(symbol)` and `plus_dm(symbol)` are indicators, and
 # `natural_gas()` and `federal_funds_rate()` dated series: their words ("balance of power", "rate of
 # change", "gas") had made them stock quotes, balances, exchange rates and on-chain transfers
 INDICATOR_CODES = frozenset({"apo", "ppo", "roc", "rocr", "bop", "mfi", "dx", "dm", "trange", "natr", "willr", "mom", "ultosc", "adxr",
                              "cmo", "cci", "trix"})
 SERIES_PHRASES = ("natural gas", "federal funds", "retail sales", "durable goods", "durables")
+# what a service says of itself that makes its exchanges and indexes a stock market's
+STOCK_CONTEXT = STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}
+# archetypes no record keyed by a ticker belongs to, and the words that make such a record a company's
 OFF_MARKET_TOPICS = frozenset({"person", "message", "media", "document", "place", "config", "resource", ""})
 COMPANY_WORDS = frozenset({"profile", "company", "employee", "executive", "overview", "etf", "fund"})
 # what a tool about prices over time is named for (a history of ratings, grades or trades is none)
@@ -1327,7 +1329,8 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = "network", NETWORK_TOPIC
     if chain and topic in OFF_CHAIN_TOPICS:  # an inscription's collection is no database table, a sat no place
         topic, tfields = "onchain", ONCHAIN_TOPIC
-    if topic in OFF_MARKET_TOPICS and any(f.role == "key" and f.name in ("symbol", "ticker") for f in fields.values()):
+    keyed_by_ticker = any(f.role == "key" and f.name in ("symbol", "ticker") for f in fields.values())
+    if topic in OFF_MARKET_TOPICS and keyed_by_ticker:
         # a record keyed by a ticker is the market's: `plus_dm(symbol)` is an indicator, not a direct message,
         # and `getCompanyProfile(symbol)` a company's profile, not a person's
         topic = "company" if named & COMPANY_WORDS else "series" if {"interval", "time_period"} & set(fields) else "price"
@@ -1335,7 +1338,6 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
     if chain and all("gas" in words(t) for t in e.texts):
         topic = "gas_price" if any({"price", "fee", "fees"} & set(words(t.split(" ", 1)[0])) for t in e.texts) else "gas_estimate"
         tfields = GAS_TOPICS[topic]
-    keyed_by_ticker = any(f.role == "key" and f.name in ("symbol", "ticker") for f in fields.values())
     if (e.name in INDICATOR_CODES and keyed_by_ticker) or (not chain and all(any(p in t.lower().replace("_", " ") for p in SERIES_PHRASES) for t in e.texts)):
         topic, tfields = "series", TOPIC_FIELDS["series"]
     if topic in ("document", "result", "") and not e.owned and any(f.role == "key" and (f.sem == "url" or f.name in ("url", "uri"))
@@ -1387,10 +1389,10 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
             topic, tfields = "broker_exchange", VENUE_TOPICS["broker_exchange"]
         elif chain or e.name == "dex" or context & {"crypto", "cryptocurrency", "coin", "coins", "coinmarketcap", "coinranking", "dex", "defi"}:
             topic, tfields = f"exchange_{e.name}", EXCHANGE_TOPICS[e.name]
-        elif context & (STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}):
+        elif context & STOCK_CONTEXT:
             topic, tfields = "stock_exchange", VENUE_TOPICS["stock_exchange"]
     if e.name == "index" and not e.owned:
-        if context & (STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}):
+        if context & STOCK_CONTEXT:
             topic, tfields = "market_index", INDEX_TOPICS["market_index"]
         elif context & SEARCH_STORES:
             topic, tfields = "search_index", INDEX_TOPICS["search_index"]

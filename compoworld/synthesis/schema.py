@@ -393,7 +393,9 @@ def said_default(schema: Any) -> Any:
             value = float(raw)
         except ValueError:
             return None
-        return int(value) if kind == "integer" and value.is_integer() else value if kind == "number" else None
+        if kind == "number":
+            return value
+        return int(value) if value.is_integer() else None
     if kind == "string" and (raw in (schema.get("enum") or []) or m.group("q")):
         return raw
     return None

@@ -795,6 +795,8 @@ GAS_TOPICS: dict[str, list[F]] = {
     "gas_estimate": [("gas", None, I), ("gas_price_gwei", None, N), ("fee_eth", None, N)],
 }
 TOPIC_FIELDS.update(GAS_TOPICS)
+# archetypes that are a family of their own (their values come from FAMILY_STR and FAMILY_NUM under the topic's name)
+OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel"}
 MARKET_INDEXES = [("^GSPC", "S&P 500", "SNP", "USD"), ("^DJI", "Dow Jones Industrial Average", "DJI", "USD"),
                   ("^IXIC", "NASDAQ Composite", "NASDAQ", "USD"), ("^RUT", "Russell 2000", "SNP", "USD"),
                   ("^FTSE", "FTSE 100", "LSE", "GBP"), ("^GDAXI", "DAX", "XETRA", "EUR"), ("^FCHI", "CAC 40", "EURONEXT", "EUR"),
@@ -1709,7 +1711,7 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     prefixed = next((family for family in PREFIXED_FAMILIES if topic.startswith(f"{family}_")), None)
     if prefixed is not None:
         return prefixed
-    if topic in VENUE_TOPICS or topic in INDEX_TOPICS or topic in GAS_TOPICS or topic in ("country", "chat_channel"):
+    if topic in OWN_FAMILY_TOPICS:
         return topic
     if topic in (WEB_RESULT, "webpage"):
         return "web"  # a fetched `page` is a page of the web, not a document of a drive
