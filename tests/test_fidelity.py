@@ -2254,3 +2254,15 @@ def test_a_count_tool_answers_how_many_records_its_listing_shows_and_sees_a_crea
 def test_sees_writes_check_catches_a_count_that_answers_one_record() -> None:
     plan = broken(DOCUMENTS, "count_documents", op="get")  # the old defect: a count compiled as a read of one record
     assert "fail" in results(DOCUMENTS, plan)[("count_documents", "sees_writes")]
+
+
+def test_a_search_that_found_nothing_is_still_judged_by_the_records_it_lists() -> None:
+    """NASA's `cmr(keyword)` found nothing for any keyword the check drew, so its placeholder hits ("Result 1,
+    as recorded.") were never seen and it counted faithful: the records it lists are judged all the same."""
+    srv = server("nasa_like", tool("nasa_cmr", "NASA Common Metadata Repository - search for NASA data collections",
+                                   {"keyword": S, "limit": {"type": "integer"}}, ("keyword",)))
+    plan = infer_plan(srv, srv.name)
+    env = Environment([build_service(plan)], seed=7)
+    for word in ("zz-nothing", "office-front.png"):
+        assert env.step({"name": "nasa_like__nasa_cmr", "arguments": {"keyword": word}}).data["items"] == []
+    assert results(srv)[("nasa_cmr", "domain")] == ["fail"]

@@ -47,6 +47,7 @@ failed any other check is recompiled as one).
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import re
@@ -956,6 +957,13 @@ def promised_value(description: str) -> str | None:
     return word if word in PROMISED_VALUES else None
 
 
+def _listed_rows(env: Environment, svc: str, name: str) -> list[dict[str, Any]]:
+    """The first stored records of the collection a compiled tool reads (none for a tool of no collection)."""
+    plan = getattr(type(env.services[svc]), "_tools", {}).get(name)
+    table = env.services[svc].db.get(plan.collection) if plan is not None and plan.collection else None
+    return list(table.rows.values())[:5] if table is not None else []
+
+
 def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
     """A read answers in its own domain: not with placeholder text, not without the value its name
     asks for, and, when it is no search, not with generic search hits (a title, a url, a snippet, a
@@ -971,6 +979,10 @@ def _check_domain(env: Environment, svc: str, name: str, spec: ToolSpec, tool: T
         if not (isinstance(data, list) and not data):
             break
     else:
+        # nothing found (NASA's `cmr(keyword)` matched no keyword drawn): the records it would list are
+        # still the service's own, and placeholder text in them is what any finding call would answer
+        if any(PLACEHOLDER in json.dumps(row) for row in _listed_rows(env, svc, name)):
+            rec.add("domain", name, "fail", "placeholder text in the records it lists")
         return
     if PLACEHOLDER in obs.content:
         rec.add("domain", name, "fail", "placeholder text where the spec asks for content")
