@@ -1934,3 +1934,70 @@ def test_a_time_zone_argument_is_drawn_as_an_iana_name() -> None:
     obs = env.step({"name": "time__convert_time", "arguments": {"sourceTimezone": "Europe/London", "targetTimezone": "Asia/Tokyo",
                                                                 "time": "2026-03-10 15:30:00"}})
     assert obs.ok and obs.data["converted_time"].startswith("2026-03-11T00:30"), obs.content
+
+
+def test_a_read_told_how_many_to_answer_answers_a_list() -> None:
+    """`get_command_history(count)` had answered one log line and `fiatMap(limit)` one quote of ETH: a read
+    that takes how many records to answer lists them. A sampling knob is no such count (`top_k` beside
+    `temperature`), nor the depth of an order book, nor a record's own key (`read_note(identifier, page_size)`)."""
+    n = {"type": "integer"}
+    tools = [_tool("get_command_history", {"count": n}, [], "Get recent command execution history."),
+             _tool("get_order_book", {"symbol": S, "limit": n}, ["symbol"], "Get the order book of a trading pair."),
+             _tool("read_note", {"identifier": S, "page_size": n}, ["identifier"], "Read a note by its title or permalink."),
+             _tool("get_second_opinion", {"prompt": S, "temperature": {"type": "number"}, "top_k": n}, ["prompt"],
+                   "Get a second opinion from another model.")]
+    ops = {t.original: t.op for t in infer_plan(_server("Shell Tools", tools), "shell").tools}
+    assert ops["get_command_history"] == "list", ops
+    assert ops["get_order_book"] != "list" and ops["read_note"] != "list" and ops["get_second_opinion"] != "list", ops
+    env = Environment([build_service(infer_plan(_server("Shell Tools", tools), "shell"))], seed=3)
+    obs = env.step({"name": "shell__get_command_history", "arguments": {"count": 5}})
+    assert obs.ok and isinstance(obs.data.get("items"), list) and 1 < len(obs.data["items"]) <= 5, obs.content
+
+
+def test_a_named_settings_object_is_no_generic_setting() -> None:
+    """Gmail's `update_pop(accessWindow, disposition)` had answered `setting: timezone, value: Europe/Berlin`
+    beside the fields it set: POP settings are one object with their own fields. A generic setting (a
+    service's `get_setting(key)`) keeps the setting archetype."""
+    enum = lambda *v: {"type": "string", "enum": list(v)}  # noqa: E731
+    tools = [_tool("get_pop", {}, [], "Gets POP settings"),
+             _tool("update_pop", {"accessWindow": enum("disabled", "allMail", "fromNowOn"), "disposition": enum("archive", "trash", "leaveInInbox")},
+                   ["accessWindow", "disposition"], "Updates POP settings"),
+             _tool("get_setting", {"key": S}, ["key"], "Get a configuration setting by key.")]
+    plan = infer_plan(_server("Mail Settings", tools), "mail")
+    env = Environment([build_service(plan)], seed=1)
+    done = env.step({"name": "mail__update_pop", "arguments": {"accessWindow": "allMail", "disposition": "trash"}})
+    got = env.step({"name": "mail__get_pop", "arguments": {}})
+    assert done.ok and got.ok and (got.data["access_window"], got.data["disposition"]) == ("allMail", "trash"), got.content
+    assert not {"setting", "value", "scope"} & set(got.data) and got.data["name"] not in ("timezone", "log_level"), got.data
+    assert {e.entity: e.topic for e in plan.entities}.get("setting") == "config"
+
+
+def test_a_dcf_valuation_is_a_value_per_share_beside_the_price() -> None:
+    """FMP's `getDCFValuation(symbol)` had answered an analyst estimate (revenue_avg, eps_avg) and
+    `calculateCustomDCF` a stock quote: a discounted-cash-flow valuation answers the value per share it
+    implies next to the price the stock trades at."""
+    tools = [_tool("getDCFValuation", {"symbol": S}, ["symbol"], "Estimate the intrinsic value of a company with the FMP Discounted Cash Flow Valuation API."),
+             _tool("getDCFValuationsBulk", {}, [], "Retrieve discounted cash flow (DCF) valuations for multiple symbols in one request.")]
+    env = Environment([build_service(infer_plan(_server("Financial Modeling Prep", tools), "fmp"))], seed=2)
+    one = env.step({"name": "fmp__getDCFValuation", "arguments": {"symbol": "AAPL"}})
+    assert one.ok and {"dcf", "stock_price"} <= set(one.data) and not {"revenue_avg", "eps_avg"} & set(one.data), one.content
+    assert 150 <= one.data["stock_price"] <= 260 and 0.7 <= one.data["dcf"] / one.data["stock_price"] <= 1.35, one.data
+    bulk = env.step({"name": "fmp__getDCFValuationsBulk", "arguments": {}})
+    assert bulk.ok and all(0.7 <= r["dcf"] / r["stock_price"] <= 1.35 for r in bulk.data["items"]), bulk.content
+
+
+def test_an_assignment_is_coursework_due_on_a_day() -> None:
+    """Canvas's assignments had been courses (an instructor, credits, enrolled students): an assignment is
+    work a course sets, with a due date to come and the points it is worth. Azure's role assignments are
+    no coursework."""
+    tools = [_tool("get_course_assignments", {"course_id": S}, ["course_id"], "Get all assignments for a specific course."),
+             _tool("get_courses", {}, [], "Get all courses.")]
+    env = Environment([build_service(infer_plan(_server("Canvas", tools), "canvas"))], seed=4)
+    course = env.step({"name": "canvas__get_courses", "arguments": {}}).data["items"][0]
+    got = env.step({"name": "canvas__get_course_assignments", "arguments": {"course_id": course["id"]}})
+    assert got.ok and got.data["items"], got.content
+    for a in got.data["items"]:
+        assert not {"instructor", "credits", "enrolled"} & set(a) and 10 <= a["points_possible"] <= 100, a
+        assert datetime.fromisoformat(a["due_at"].replace("Z", "+00:00")).tzinfo is not None
+    roles = infer_plan(_server("Azure", [_tool("list_role_assignments", {"scope": S}, [], "List role assignments at a scope.")]), "azure")
+    assert all(e.topic != "assignment" for e in roles.entities)

@@ -29,7 +29,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -109,7 +109,7 @@ GENERIC_SERVER_WORDS = set("mcp server servers api apis tool tools the for and a
 
 LIMIT = {"limit", "items_per_page", "lines", "max_lines", "file_limit", "max_files", "tail", "num_lines", "max_results", "maxresults", "num_results", "numresults", "top", "top_k", "topk", "size", "page_size", "pagesize",
          "per_page", "perpage", "max", "max_items", "first", "results", "max_count", "number_of_results", "num", "rows", "count",
-         "n", "k", "max_records", "result_limit", "results_per_page", "limit_per_page", "maxitems", "max_hits", "take", "last"}
+         "n", "k", "max_records", "result_limit", "results_per_page", "limit_per_page", "maxitems", "max_hits", "take", "last", "n_results"}
 OFFSET = {"offset", "skip", "start", "start_index", "startindex", "from_index"}
 PAGE = {"page", "page_number", "pagenumber", "page_num", "pageno", "page_index", "page_no"}
 CURSOR = {"cursor", "page_token", "pagetoken", "next_token", "continuation_token", "after", "starting_after", "next_cursor",
@@ -322,6 +322,29 @@ def _param_sem(p: PInfo) -> str | None:
     if ws & {"name"} and ws & {"person", "user", "author", "contact", "customer", "employee", "member", "owner", "first", "last", "full"}:
         return "person_name" if t == "string" else None
     return None
+
+
+# a limit on lines or bytes of one text (`read_file(path, lines)`, `tail`), not on how many records come back
+TEXT_LIMITS = frozenset({"lines", "max_lines", "num_lines", "tail", "size", "first", "last", "top", "n"})
+
+
+# a model's sampling knobs: `top_k` next to `temperature` is how many tokens it samples from, not how many records come back
+SAMPLING_PARAMS = frozenset({"temperature", "top_p", "topp"})
+# the one record a read of them answers, whatever its `limit` caps: an order book's depth, a count, a
+# station's details (`get_station_info(query, limit)`: "detailed information about a train station")
+ONE_RECORD_HEADS = frozenset({"book", "orderbook", "count", "info", "information", "detail", "details", "profile"})
+# a read given the record's own key reads that record (`read_note(identifier, page_size)` pages one note)
+OWN_KEYS = frozenset({"id", "identifier", "key", "path", "file_path", "url", "uri"})
+
+
+def _caps_results(t: TInfo) -> bool:
+    """Whether some parameter caps how many records a read answers (`limit`, `max_results`) or pages them (`cursor`)."""
+    snakes = {p.snake for p in t.params}
+    if {singular(w) for w in t.tokens} & ONE_RECORD_HEADS or (t.head or "") in ONE_RECORD_HEADS \
+            or any(p.required and p.snake in OWN_KEYS for p in t.params):
+        return False
+    return any((p.structural == "limit" and p.snake not in TEXT_LIMITS and not (p.snake in ("top_k", "topk") and snakes & SAMPLING_PARAMS))
+               or p.structural == "cursor" for p in t.params)
 
 
 def _structural(p: PInfo) -> str | None:
@@ -810,6 +833,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
             head = None
         t = TInfo(tool=tool, exposed=exposed, tokens=tokens, verb=verb, vclass=vclass, head=head, mods=mods, plural_noun=pl,
                   params=_param_infos(tool))
+        if vclass in ("get", "list", "") and _caps_results(t):
+            t.plural_noun = True  # `get_command_history(count)`, `fiatMap(limit)`: a read told how many to answer answers many
         if t.verb == "transfer" and (t.head is None or t.head in ASSET_NOUNS):
             t.head = "transfer"  # `transfer_eth(to, amount)` makes a transfer of ETH, not an ETH
         if t.head is None:
@@ -1404,6 +1429,13 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         topic, tfields = f"ledger_{e.name}", LEDGER_TOPICS[e.name]  # Xero's accounts had been people, its journals papers
     if own_words & GATEWAY_SERVICES and e.name in GATEWAY_TOPICS:
         topic, tfields = f"gateway_{e.name}", GATEWAY_TOPICS[e.name]  # Kong's routes match requests, no road
+    if topic == "config" and e.name not in CONFIG_NOUNS and any(f.role == "data" and f.name not in ("name", "updated_at")
+                                                                 for f in fields.values()):
+        # Gmail's POP settings (`access_window`, `disposition`) are one settings object with its own fields,
+        # not a generic setting: `update_pop` had answered `setting: timezone, value: Europe/Berlin`
+        topic, tfields = "", [("updated_at", "datetime", {"type": "string"})]
+    if topic == "assignment" and "role" in named:
+        topic, tfields = "", []  # Azure's role assignments grant a role on a scope: no coursework due on a day
     if topic == "result" and searches_the_web(service, [t.split(" ", 1)[0] for t in e.texts]):
         topic = WEB_RESULT  # a web search engine's hits are pages of the web, about what was searched
     return topic, tfields
@@ -1544,9 +1576,9 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     op: Op = "count" if counting else t.op  # type: ignore[assignment]
     if op == "get" and e is not None and e.world:
         op = "lookup"  # reading the outside world: unseen keys are derived, not "not found"
-    if op in ("get", "lookup") and e is not None and e.topic == "config" and e.entity in WHOLE_CONFIG \
+    if op in ("get", "lookup") and e is not None and e.topic == "config" and (e.entity in WHOLE_CONFIG or e.entity == "result") \
             and not any(pp.role == "key" for pp in params):
-        op = "list"  # `get_config()`, `printEnv()`: the whole configuration, not one setting of it
+        op = "list"  # `get_config()`, `printEnv()`, `debug_mcp_config()`: the whole configuration, not one setting of it
     read_only = op in ("get", "list", "count", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe") \
         or (t.kv is not None and KV_COMMANDS[t.kv][1]) or (t.home is not None and HOME_COMMANDS[t.home]) \
         or (t.git is not None and GIT_COMMANDS[t.git])
@@ -1600,6 +1632,10 @@ def _nodes_are_entities(infos: list[TInfo]) -> None:
                 t.head = "entity"
             elif t.head == "graph" and t.op in ("get", "lookup", "list") and not any(p.required for p in t.params):
                 t.head, t.op = "entity", "list"  # `read_graph()`: the whole graph is every entity it holds
+
+
+# what the config archetype's generic records are: a setting, a variable, an option (not a named settings object)
+CONFIG_NOUNS = frozenset(next(keys for name, keys, _ in TOPICS if name == "config"))
 
 
 # Entities that are a whole configuration (Gmail's `vacation` settings are one record; a `config` is every setting)

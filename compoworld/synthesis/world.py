@@ -70,7 +70,7 @@ COMPANY_FACTS: dict[str, tuple[str, str, str, str, int]] = {
 COMPANY_FACT_FIELDS = {"industry": 0, "sector": 0, "city": 1, "headquarters": 1, "country": 2, "domain": 3, "website": 3,
                        "employees": 4, "full_time_employees": 4, "employee_count": 4}
 PRICE_FIELDS = frozenset({"price", "open", "high", "low", "close", "last", "last_price", "current_price", "previous_close", "prev_close",
-                          "adj_close", "bid", "ask", "day_high", "day_low", "vwap", "price_usd", "mark_price"})
+                          "adj_close", "bid", "ask", "day_high", "day_low", "vwap", "price_usd", "mark_price", "stock_price"})
 NAME_FIELDS = frozenset({"name", "company_name", "companyname", "security_name", "long_name", "short_name"})
 
 
@@ -508,6 +508,8 @@ def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
         ex = datetime.fromisoformat(row["ex_date"])
         row["record_date"] = (ex + timedelta(days=1)).date().isoformat()
         row["payment_date"] = (ex + timedelta(days=rng.randint(14, 30))).date().isoformat()
+    if number("dcf") and number("stock_price"):
+        row["dcf"] = round(row["stock_price"] * rng.uniform(0.75, 1.3), 2)  # a value per share near where the stock trades
     if number("numerator") and number("denominator"):
         row["numerator"], row["denominator"] = rng.choice(SPLIT_RATIOS)
 
@@ -554,6 +556,9 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
     # what analysts say of a stock: a broker's grade, or the consensus estimate of a period
     ("grade", ("grade", "upgrade", "downgrade"),
      [("symbol", "code", S), ("date", "date", S), ("grading_company", None, S), ("previous_grade", None, S), ("new_grade", None, S), ("action", None, S)]),
+    # a discounted-cash-flow valuation of a stock (FMP's `getDCFValuation`): the value per share it implies beside the price
+    ("dcf", ("dcf", "discounted"),
+     [("symbol", "code", S), ("date", "date", S), ("dcf", None, N), ("stock_price", "money", N), ("currency", "currency", S)]),
     ("estimate", ("estimate", "consensus"),
      [("symbol", "code", S), ("date", "date", S), ("period", None, S), ("revenue_avg", None, N), ("eps_avg", None, N), ("analysts", None, I)]),
     ("market_cap", ("cap", "capitalization"), [("symbol", "code", S), ("date", "date", S), ("market_cap", None, N)]),
@@ -668,7 +673,11 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("registrar", None, S), ("organization", "company_name", S), ("country", "country", S), ("registered_at", "date", S)]),
     ("model", ("model", "llm", "embedding", "checkpoint"),
      [("name", "title", S), ("provider", None, S), ("context_window", None, I), ("released_at", "date", S)]),
-    ("course", ("course", "lesson", "assignment", "lecture", "curriculum", "classroom", "enrollment"),
+    # work a course sets (Canvas's and Gradescope's assignments, a school's deadlines): due on a day, worth points
+    ("assignment", ("assignment", "homework", "coursework", "deadline"),
+     [("title", "title", S), ("due_at", "datetime", S), ("points_possible", None, I),
+      ("submission_type", None, S), ("description", "text", S)]),
+    ("course", ("course", "lesson", "lecture", "curriculum", "classroom", "enrollment"),
      [("title", "title", S), ("instructor", "person_name", S), ("start_date", "date", S), ("credits", None, I), ("enrolled", None, I)]),
     ("scene", ("scene",),
      [("name", "title", S), ("object_count", None, I), ("modified_at", "datetime", S)]),
@@ -796,7 +805,7 @@ GAS_TOPICS: dict[str, list[F]] = {
 }
 TOPIC_FIELDS.update(GAS_TOPICS)
 # archetypes that are a family of their own (their values come from FAMILY_STR and FAMILY_NUM under the topic's name)
-OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel"}
+OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel", "assignment"}
 MARKET_INDEXES = [("^GSPC", "S&P 500", "SNP", "USD"), ("^DJI", "Dow Jones Industrial Average", "DJI", "USD"),
                   ("^IXIC", "NASDAQ Composite", "NASDAQ", "USD"), ("^RUT", "Russell 2000", "SNP", "USD"),
                   ("^FTSE", "FTSE 100", "LSE", "GBP"), ("^GDAXI", "DAX", "XETRA", "EUR"), ("^FCHI", "CAC 40", "EURONEXT", "EUR"),
@@ -1143,7 +1152,7 @@ OWN_NOUN_TOPICS = frozenset({"project", "workflow", "run", "app", "voice", "expe
 NAMED_TOPICS = frozenset({"workflow", "run", "project", "folder", "task", "message", "order", "resource", "log", "image", "series", "standing", "version", "table", "permission", "presence",
                           "voice", "experiment", "memory", "app",
                           "definition", "scripture", "graph", "engagement", "compound", "availability", "shortcut", "tag",
-                          "registry", "model", "course", "scene", "config", "component", "prompt", "process", "scan", "tab",
+                          "registry", "model", "course", "assignment", "scene", "config", "component", "prompt", "process", "scan", "tab",
                           "endpoint",
                           # a Blender object's location or a population's country makes neither a place
                           "place"})
@@ -1562,7 +1571,7 @@ FAMILIES: list[tuple[str, tuple[str, ...]]] = [
     ("scripture", ("verse", "quran", "surah", "ayah", "juz", "bible", "scripture", "ruku", "manzil", "maqra", "recitation")),
     ("graph", ("graph", "relation", "observation")),
     ("model", ("model", "llm", "embedding", "checkpoint")),
-    ("course", ("course", "lesson", "assignment", "lecture", "curriculum", "classroom", "enrollment")),
+    ("course", ("course", "lesson", "lecture", "curriculum", "classroom", "enrollment")),
     ("nft", ("nft", "erc721", "erc1155", "collectible")),
     ("emoji", ("emoji", "emoticon")),
     ("product", ("product", "sku", "merchandise")),  # a database's catalog and an ordinal's listing are no shop's goods
@@ -1701,7 +1710,7 @@ def entity_family(entity: str, collection: str, topic: str) -> str:
     """The family of a compiled entity's records: its own names first, then its topic template
     (weather, price, paper, ...). The service's name is no evidence (a `goal_story` app is no
     newsroom)."""
-    if topic in FINANCE_TOPICS or topic in ("financial_statement", "token"):
+    if topic in FINANCE_TOPICS or topic in ("financial_statement", "token", "dcf"):
         return "finance"
     if topic in ("transcript", "network", "game", "athlete", "stat"):
         return topic
@@ -2636,6 +2645,15 @@ TRANSCRIPTS = [
 ]
 COURSES = ["Introduction to Data Analysis", "Financial Accounting I", "Project Management Basics", "Business Writing",
            "Statistics for Decision Making", "Customer Success Fundamentals"]
+# (title, what it asks, how it is handed in): work a course sets
+ASSIGNMENTS = [("Problem Set 3: Regression", "Fit and interpret three regression models on the housing data.", "online_upload"),
+               ("Essay: Market Entry Strategy", "A 1,500-word essay on entering one new market, with sources.", "online_text_entry"),
+               ("Lab 2: Cleaning Survey Data", "Clean the survey export and document every rule you applied.", "online_upload"),
+               ("Quiz 4: Probability", "Twelve questions on conditional probability; one attempt, 30 minutes.", "online_quiz"),
+               ("Final Project Proposal", "One page: the question, the data and the method you plan to use.", "online_upload"),
+               ("Case Study: Supplier Risk", "Assess the three suppliers in the case and recommend one.", "online_text_entry"),
+               ("Reading Response 5", "Respond to this week's two readings in 300 words.", "online_text_entry"),
+               ("Midterm Exam", "Covers weeks 1-6; open notes, 90 minutes.", "on_paper")]
 
 
 GATEWAY_PLUGINS = ["rate-limiting", "key-auth", "cors", "jwt", "prometheus", "request-transformer", "ip-restriction", "acl"]
@@ -3437,6 +3455,10 @@ FAMILY_STR.update({
     "model": [(NAMES | {"model", "id"}, lambda r, c, p, n: _model(r, c, n)[1]),
               ({"provider", "vendor", "owner", "organization"}, lambda r, c, p, n: _model(r, c, n)[0]),
               (TEXTS, lambda r, c, p, n: f"{_model(r, c, n)[1]} by {_model(r, c, n)[0]}: a general-purpose model for text and chat.")],
+    "assignment": [({"course", "course_name"}, lambda r, c, p, n: COURSES[n % len(COURSES)]),
+                   ({"submission"}, lambda r, c, p, n: ASSIGNMENTS[n % len(ASSIGNMENTS)][2]),
+                   (NAMES, lambda r, c, p, n: _nth([a[0] for a in ASSIGNMENTS], n, " ")),
+                   (TEXTS, lambda r, c, p, n: ASSIGNMENTS[n % len(ASSIGNMENTS)][1])],
     "course": [(NAMES, lambda r, c, p, n: c.shared(n, "course", lambda: _nth(COURSES, n))),
                (TEXTS, lambda r, c, p, n: f"{c.shared(n, 'course', lambda: _nth(COURSES, n))}: weekly lectures, two assignments and a final project.")],
     "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(TEAMS, n)))],
@@ -3604,6 +3626,7 @@ FAMILY_NUM: dict[str, list[tuple[set[str], tuple[float, float]]]] = {
                 ({"slots"}, (100, 10_000)), ({"weight"}, (0, 100))],
     "prompt": [({"temperature", "top_p"}, (0, 1)), ({"max_tokens", "tokens"}, (256, 4_096))],
     "course": [({"credits"}, (1, 6)), ({"enrolled", "students"}, (8, 240))],
+    "assignment": [({"points", "points_possible", "max_score", "max_points"}, (10, 100))],
     "game": [({"home_score", "away_score", "score", "runs", "goals"}, (0, 9))],
     "athlete": [({"number", "jersey", "jersey_number", "driver_number"}, (1, 99)), ({"age"}, (19, 38))],
     "stat": [({"season", "year"}, (2021, 2025))],
