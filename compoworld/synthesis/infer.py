@@ -339,10 +339,10 @@ OWN_KEYS = frozenset({"id", "identifier", "key", "path", "file_path", "url", "ur
 
 def _caps_results(t: TInfo) -> bool:
     """Whether some parameter caps how many records a read answers (`limit`, `max_results`) or pages them (`cursor`)."""
-    snakes = {p.snake for p in t.params}
     if {singular(w) for w in t.tokens} & ONE_RECORD_HEADS or (t.head or "") in ONE_RECORD_HEADS \
             or any(p.required and p.snake in OWN_KEYS for p in t.params):
         return False
+    snakes = {p.snake for p in t.params}
     return any((p.structural == "limit" and p.snake not in TEXT_LIMITS and not (p.snake in ("top_k", "topk") and snakes & SAMPLING_PARAMS))
                or p.structural == "cursor" for p in t.params)
 

@@ -3457,7 +3457,7 @@ FAMILY_STR.update({
               (TEXTS, lambda r, c, p, n: f"{_model(r, c, n)[1]} by {_model(r, c, n)[0]}: a general-purpose model for text and chat.")],
     "assignment": [({"course", "course_name"}, lambda r, c, p, n: COURSES[n % len(COURSES)]),
                    ({"submission"}, lambda r, c, p, n: ASSIGNMENTS[n % len(ASSIGNMENTS)][2]),
-                   (NAMES, lambda r, c, p, n: _nth([a[0] for a in ASSIGNMENTS], n, " ")),
+                   (NAMES, lambda r, c, p, n: _nth(ASSIGNMENTS, n)[0]),
                    (TEXTS, lambda r, c, p, n: ASSIGNMENTS[n % len(ASSIGNMENTS)][1])],
     "course": [(NAMES, lambda r, c, p, n: c.shared(n, "course", lambda: _nth(COURSES, n))),
                (TEXTS, lambda r, c, p, n: f"{c.shared(n, 'course', lambda: _nth(COURSES, n))}: weekly lectures, two assignments and a final project.")],
