@@ -667,6 +667,20 @@ def test_a_write_named_after_part_of_a_record_acts_on_that_record() -> None:
     assert results(VAULT)[("patch_content", "target")] == ["pass"]
 
 
+
+def test_a_part_added_under_a_record_is_a_new_part_not_the_record_again() -> None:
+    # Monday's `add_doc_block(doc_id, ...)` had been a create of docs keyed by an id that exists: "already exists" every time
+    docs = server("docs", tool("get_docs", "List the documents.", {}),
+                  tool("get_doc_content", "Get a document's content.", {"doc_id": S}, ("doc_id",)),
+                  tool("add_doc_block", "Add a block to a document",
+                       {"doc_id": S, "block_type": {"type": "string", "description": "Type of block (normal_text, heading, divider, etc.)"},
+                        "content": S}, ("doc_id", "block_type", "content")))
+    env = Environment([build_service(infer_plan(docs, "docs"))], seed=3)
+    doc = env.step({"name": "docs__get_docs", "arguments": {}}).data["items"][0]["id"]
+    obs = env.step({"name": "docs__add_doc_block", "arguments": {"doc_id": doc, "block_type": "heading", "content": "Decisions"}})
+    assert obs.ok, obs.error
+    assert obs.data["doc_id"] == doc and obs.data["content"] == "Decisions" and obs.data["id"] != doc
+
 def test_target_check_catches_a_write_over_another_collection_than_its_key_names() -> None:
     from compoworld.synthesis.plan import EntityPlan, FieldPlan
 
@@ -1105,6 +1119,13 @@ def test_examples_in_a_parameter_description_are_what_its_records_hold() -> None
     assert spec_examples({"description": "Address or ENS name (e.g., '0x1234...' or 'vitalik.eth')"}) == ["vitalik.eth"]
     assert spec_examples({"description": "Search text; quote 'like this' for a phrase"}) == []  # no cue, no examples
     assert spec_examples({"examples": ["a", 3, "b"]}) == ["a", "b"]
+    # listed without quotes inside parentheses, or up to an "etc."; a sentence after "e.g." lists nothing
+    assert spec_examples({"description": "Type of season (e.g., regular, postseason)"}) == ["regular", "postseason"]
+    assert spec_examples({"description": "User community (RE, SB, AG, etc.)"}) == ["RE", "SB", "AG"]
+    assert spec_examples({"description": 'Node type: "nodes-base.slack", "nodes-base.googleSheets", etc.'}) == \
+        ["nodes-base.slack", "nodes-base.googleSheets"]
+    assert spec_examples({"description": "Query, e.g. find the open bugs, then sort them"}) == []
+    assert spec_examples({"description": "Location (e.g., city, state)"}) == []  # the parts of a value, not values
     unity = server("unity", tool("find_assets_by_type", "Find all Unity assets of a specified type in the project.",
                                  {"assetType": {"type": "string", "description": 'Type of assets to find (e.g., "Material", "Prefab", "Scene", "Script")'}},
                                  ("assetType",)),

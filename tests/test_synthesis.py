@@ -2001,3 +2001,32 @@ def test_an_assignment_is_coursework_due_on_a_day() -> None:
         assert datetime.fromisoformat(a["due_at"].replace("Z", "+00:00")).tzinfo is not None
     roles = infer_plan(_server("Azure", [_tool("list_role_assignments", {"scope": S}, [], "List role assignments at a scope.")]), "azure")
     assert all(e.topic != "assignment" for e in roles.entities)
+
+
+def test_meteorological_data_at_coordinates_is_weather_not_a_place() -> None:
+    """NASA's `power(latitude, longitude, ...)`, "meteorological data", had answered a market with a
+    street address and a rating: a read of the weather at some coordinates answers the weather there."""
+    N = {"type": "number"}
+    tools = [_tool("nasa/power", {"parameters": S, "community": S, "latitude": N, "longitude": N, "start": S, "end": S},
+                   ["parameters", "community", "latitude", "longitude", "start", "end"],
+                   "Prediction of Worldwide Energy Resources - meteorological data")]
+    env = Environment([build_service(infer_plan(_server("NASA", tools), "nasa"))], seed=2)
+    got = env.step({"name": "nasa__nasa_power", "arguments": {"parameters": "T2M", "community": "RE", "latitude": 48.8566,
+                                                             "longitude": 2.3522, "start": "20260101", "end": "20260107"}})
+    assert got.ok and not {"address", "rating"} & set(got.data), got.content
+    assert {"temperature_c", "conditions"} <= set(got.data), got.content
+
+
+def test_a_coin_asked_for_by_name_or_pair_is_quoted_as_that_coin() -> None:
+    """`get_current_price(coin="bitcoin")` had answered Tether at 1.03 USD (and `get_coin_price(coin_id=
+    "bitcoin")` Microsoft's stock at 419), `get_binance_price("BTCUSDT")` a company called Prairie
+    Networks at 29 SGD."""
+    tools = [_tool("get_current_price", {"coin": S}, ["coin"], "Get the current price of a coin."),
+             _tool("get_binance_price", {"symbol": S}, ["symbol"], "Get the current price of a Binance trading pair.")]
+    env = Environment([build_service(infer_plan(_server("Coin Prices", tools), "coins"))], seed=5)
+    btc = env.step({"name": "coins__get_current_price", "arguments": {"coin": "bitcoin"}})
+    assert btc.ok and btc.data["symbol"] == "BTC" and btc.data["name"] == "Bitcoin", btc.content
+    assert 50_000 < btc.data["price"] < 90_000 and btc.data["currency"] == "USD", btc.content
+    pair = env.step({"name": "coins__get_binance_price", "arguments": {"symbol": "ETHUSDT"}})
+    assert pair.ok and pair.data["symbol"] == "ETHUSDT" and pair.data["name"] == "Ethereum", pair.content
+    assert 2_500 < pair.data["price"] < 4_500, pair.content

@@ -538,6 +538,9 @@ def _noun(tokens: list[str], vidx: int) -> tuple[str | None, list[str], bool]:
     return head, mods, was_plural
 
 
+_WEATHER_WORDS = frozenset({"weather", "meteorological", "meteorology", "forecast", "forecasts", "climate", "temperature", "precipitation"})
+
+
 def _fallback_entity(t: TInfo) -> str | None:
     req = [p for p in t.params if p.required and p.structural is None] or [p for p in t.params if p.structural is None]
     for p in req:
@@ -549,7 +552,8 @@ def _fallback_entity(t: TInfo) -> str | None:
         if ws & {"symbol", "ticker"}:
             return "quote"
         if ws & {"city", "location", "place", "address", "latitude", "lat"} and p.place:
-            return "place"
+            # NASA's `power(latitude, longitude, ...)`, "meteorological data": the weather at a place, not the place
+            return "weather" if set(words(t.tool.description or "")) & _WEATHER_WORDS else "place"
         if ws & {"word", "term"}:
             return "definition"
         if ws & {"repo", "repository"}:
@@ -1911,7 +1915,11 @@ def _retarget_attribute_heads(infos: list[TInfo]) -> None:
         if named is None:
             said = _PART_OF.search((t.tool.description or "").lower())
             named = singular(said.group(1)) if said else None
-        if named and named != t.head and named in heads:
+        # `add_doc_block(doc_id, block_type, content)`: a part added under a record the caller names by
+        # its id is a new part of that record, not a new record with an id that already exists
+        adds_part = t.op == "create" and any(p.required and len(p.words) >= 2 and p.words[-1] in ("id", "uuid")
+                                             and singular(p.words[-2]) == named for p in t.params)
+        if named and named != t.head and named in heads and not adds_part:
             t.head = named
     # `set_function_prototype(function_address, prototype)`, `update_instance_name(instance_id, name)`:
     # a setter named for a record and one of its attributes changes that record, which its key names

@@ -309,7 +309,7 @@ class CompiledService(Service):
             if isinstance(v, str) and (k in (f"{e.entity}_name", f"{e.entity}_title") or k in PLACE_KEYS) \
                     and "name" in row and e.field("name") is not None:
                 row["name"] = v
-        coherent_record(row, rng, ctx, e.entity, n)  # a quote looked up by its ticker is that ticker's, a city's weather lies at the city
+        coherent_record(row, rng, ctx, e.entity, n, frozenset(known))  # a quote looked up by its ticker is that ticker's, a city's weather lies at the city
         coherent_page(row, known.get("url"), ctx.shared_values(n), ctx.world)
         _in_order(e, row)  # a derived match, too, ends after it starts
         return row

@@ -367,6 +367,13 @@ _EXAMPLE_CUE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|exa
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
 # "permission level (view / control / modify / grant / admin)": the values, listed between slashes
 _SLASH_LIST = re.compile(r"\(\s*([\w.-]+(?:\s*/\s*[\w.-]+){2,})\s*\)")
+# "Type of season (e.g., regular, postseason)": examples listed without quotes, inside parentheses
+_BARE_ITEM = re.compile(r"[A-Za-z0-9][\w.:/-]{0,30}")
+# `"nodes-base.slack", "nodes-base.googleSheets", etc.`: quoted values listed up to an "etc." are examples without a cue
+# "Location (e.g., city, state)": the parts a value is made of, not values
+_FORMAT_WORDS = frozenset({"city", "state", "country", "street", "zip", "name", "id", "number", "string", "size"})
+_BARE_ETC = re.compile(r"\(([^()\n]{1,80}),\s*etc\.?\s*\)")  # "User community (RE, SB, AG, etc.)"
+_QUOTED_ETC = re.compile(r"((?:(?:'[^'\n]{1,60}'|\"[^\"\n]{1,60}\"|`[^`\n]{1,60}`)\s*,\s*){2,})etc\b")
 
 
 # "Region: us/eu. Default: us", "(default: 30.0)", "default is false": a default the description states.
@@ -413,11 +420,30 @@ def spec_examples(schema: dict[str, Any]) -> list[str]:
         for cue in _EXAMPLE_CUE.finditer(text):
             tail = text[cue.end():]
             span = tail[: min((i for i in (tail.find(")"), tail.find("\n"), tail.find(". ")) if i >= 0), default=len(tail))]
-            found += [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(span)]
+            quoted = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(span)]
+            found += quoted or _bare_examples(text[:cue.start()], span)
+        etc = _QUOTED_ETC.search(text)
+        if not found and etc:
+            found = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(etc.group(1))]
+        bare = _BARE_ETC.search(text)
+        if not found and bare:
+            found = _bare_examples("(", bare.group(1))
         listed = _SLASH_LIST.search(text)
         if not found and listed:
             found = listed.group(1).split("/")
     return list(dict.fromkeys(v.strip() for v in found if v.strip() and "..." not in v and "\u2026" not in v))[:8]
+
+
+def _bare_examples(before: str, span: str) -> list[str]:
+    """The values an "(e.g., regular, postseason)" lists: only inside parentheses, where a list of
+    words is a list of values rather than a sentence, and only when every item is one token."""
+    if not before.rstrip().endswith("("):
+        return []
+    items = [i.strip() for i in re.split(r",|\bor\b", span) if i.strip()]
+    items = [i for i in items if i.lower() not in ("etc", "etc.")]
+    if len(items) < 2 or not all(_BARE_ITEM.fullmatch(i) for i in items) or {i.lower() for i in items} & _FORMAT_WORDS:
+        return []
+    return items
 
 
 def loosen(schema: Any, depth: int = 0) -> dict[str, Any]:

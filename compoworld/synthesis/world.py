@@ -189,10 +189,23 @@ def coherent_rate(row: dict[str, Any]) -> None:
         row["rate"] = round(USD_VALUE[base] / USD_VALUE[quote] * rng_for("rate", base, quote).uniform(0.99, 1.01), 6)
 
 
-def coherent_quote(row: dict[str, Any], rng: random.Random) -> None:
+# the arguments that name a coin a quote is asked for
+COIN_KEYS = ("coin", "coin_id", "crypto_id", "crypto", "cryptocurrency", "coin_symbol", "coin_name")
+# a trading pair as exchanges write it: its base asset, then what it is quoted in
+_PAIR = re.compile(r"([A-Z]{2,5})[/_-]?(?:USDT|USDC|BUSD|USD|EUR)")
+
+
+def coherent_quote(row: dict[str, Any], rng: random.Random, given: frozenset[str] = frozenset()) -> None:
     """A record about a known ticker: its name is the ticker's, its prices near where it trades (in USD),
-    and a bar's high and low bound its open and close."""
-    info = TICKER_INFO.get(row.get("symbol")) if isinstance(row.get("symbol"), str) else None
+    and a bar's high and low bound its open and close. A quote asked for a coin by name (`coin_id="bitcoin"`)
+    is that coin's, and a pair's (`BTCUSDT`) its base asset's; a symbol it was asked for (`given`) stays."""
+    asked = next((row[k] for k in COIN_KEYS if isinstance(row.get(k), str)), "")
+    ticker = COIN_TICKERS.get(asked.lower()) or (asked.upper() if asked.upper() in TICKER_INFO else None)
+    if ticker is not None and isinstance(row.get("symbol"), str) and "symbol" not in given:
+        row["symbol"] = ticker
+    symbol = row.get("symbol") if isinstance(row.get("symbol"), str) else None
+    pair = _PAIR.fullmatch(symbol.upper()) if symbol is not None and symbol not in TICKER_INFO else None
+    info = TICKER_INFO.get(pair.group(1) if pair else symbol) if symbol is not None else None
     if info is not None:
         name, base = info
         measure = "unit" in row and "value" in row  # a measure about the ticker (its volume) is named for the measure
@@ -370,11 +383,13 @@ def coherent_series(row: dict[str, Any], rng: random.Random, now: datetime, enti
 SPLIT_RATIOS = [(2, 1), (3, 1), (4, 1), (3, 2), (10, 1), (1, 10), (20, 1)]
 
 
-def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext", entity: str, n: int) -> None:
+def coherent_record(row: dict[str, Any], rng: random.Random, ctx: "ValueContext", entity: str, n: int,
+                    given: frozenset[str] = frozenset()) -> None:
     """A record, seeded or derived, agrees with what the world knows of what it names: a ticker's quote,
-    bars, indicator points, coin facts and news, a player's statistic, a city's coordinates."""
+    bars, indicator points, coin facts and news, a player's statistic, a city's coordinates. The fields
+    it was looked up by (`given`) keep the values asked for."""
     if ctx.family != "exchange":  # an exchange's pairs trade at their pair's level (`coherent_pair`), not a stock's
-        coherent_quote(row, rng)
+        coherent_quote(row, rng, given)
     coherent_rate(row)
     coherent_candles(row, rng, ctx.now)
     coherent_series(row, rng, ctx.now, entity, n=n)
