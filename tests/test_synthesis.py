@@ -2030,3 +2030,14 @@ def test_a_coin_asked_for_by_name_or_pair_is_quoted_as_that_coin() -> None:
     pair = env.step({"name": "coins__get_binance_price", "arguments": {"symbol": "ETHUSDT"}})
     assert pair.ok and pair.data["symbol"] == "ETHUSDT" and pair.data["name"] == "Ethereum", pair.content
     assert 2_500 < pair.data["price"] < 4_500, pair.content
+
+
+def test_a_bulk_read_answers_many_records() -> None:
+    """FMP's `getEODDataBulk(date)` ("end-of-day stock price data for multiple symbols in bulk") had
+    answered one quote for the day."""
+    tools = [_tool("getEODDataBulk", {"date": {"type": "string", "description": "Date in YYYY-MM-DD format"}}, ["date"],
+                   "The EOD Bulk API allows users to retrieve end-of-day stock price data for multiple symbols in bulk.")]
+    env = Environment([build_service(infer_plan(_server("Financial Modeling Prep", tools), "fmp"))], seed=2)
+    got = env.step({"name": "fmp__getEODDataBulk", "arguments": {"date": "2024-03-15"}})
+    assert got.ok and len(got.data["items"]) >= 2, got.content
+    assert len({r["symbol"] for r in got.data["items"]}) == len(got.data["items"]), got.content

@@ -839,6 +839,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
                   params=_param_infos(tool))
         if vclass in ("get", "list", "") and _caps_results(t):
             t.plural_noun = True  # `get_command_history(count)`, `fiatMap(limit)`: a read told how many to answer answers many
+        if vclass in ("get", "list", "") and "bulk" in tokens and not any(p.type == "array" for p in t.params):
+            t.plural_noun = True  # FMP's `getEODDataBulk(date)`: every symbol's end-of-day prices that day, not one
         if t.verb == "transfer" and (t.head is None or t.head in ASSET_NOUNS):
             t.head = "transfer"  # `transfer_eth(to, amount)` makes a transfer of ETH, not an ETH
         if t.head is None:
