@@ -674,12 +674,23 @@ def test_a_part_added_under_a_record_is_a_new_part_not_the_record_again() -> Non
                   tool("get_doc_content", "Get a document's content.", {"doc_id": S}, ("doc_id",)),
                   tool("add_doc_block", "Add a block to a document",
                        {"doc_id": S, "block_type": {"type": "string", "description": "Type of block (normal_text, heading, divider, etc.)"},
-                        "content": S}, ("doc_id", "block_type", "content")))
+                        "content": S, "after_block_id": S}, ("doc_id", "block_type", "content")))
     env = Environment([build_service(infer_plan(docs, "docs"))], seed=3)
     doc = env.step({"name": "docs__get_docs", "arguments": {}}).data["items"][0]["id"]
     obs = env.step({"name": "docs__add_doc_block", "arguments": {"doc_id": doc, "block_type": "heading", "content": "Decisions"}})
     assert obs.ok, obs.error
     assert obs.data["doc_id"] == doc and obs.data["content"] == "Decisions" and obs.data["id"] != doc
+    # the block to add it after is another block, not the new block's own id; nor is a new item's title an identity
+    after = env.step({"name": "docs__add_doc_block", "arguments": {"doc_id": doc, "block_type": "divider", "content": "-",
+                                                                   "after_block_id": obs.data["id"]}})
+    assert after.ok and after.data["id"] != obs.data["id"], after.error
+    items = server("board", tool("get_items", "List the items of the board.", {}),
+                   tool("create_item", "Create an item, or a subitem under a parent item.",
+                        {"itemTitle": S, "parentItemId": S}, ("itemTitle",)))
+    env = Environment([build_service(infer_plan(items, "board"))], seed=3)
+    first = env.step({"name": "board__create_item", "arguments": {"itemTitle": "Launch plan"}})
+    sub = env.step({"name": "board__create_item", "arguments": {"itemTitle": "Launch plan", "parentItemId": first.data["id"]}})
+    assert first.ok and sub.ok and sub.data["id"] != first.data["id"], sub.error
 
 def test_target_check_catches_a_write_over_another_collection_than_its_key_names() -> None:
     from compoworld.synthesis.plan import EntityPlan, FieldPlan

@@ -729,17 +729,23 @@ def _says_read(t: TInfo) -> bool:
 SAME_RECORD = {"email": {"message", "mail"}, "mail": {"message", "email"}}
 
 
+_OTHER_RECORD = frozenset({"after", "before", "parent", "previous", "prev", "next", "related", "linked", "preceding", "following"})
+
+
 def _key_match(p: PInfo, entity: str, setting: bool = False) -> int:
     """How strongly parameter `p` names a record of `entity` (3 id, 2 name/path, 0 no)."""
     ws = p.words
     ent_words = entity.split("_")
     if p.snake in ("id", "uuid", "slug", "handle", "key", "gid"):
         return 3
+    if len(ws) >= 3 and ws[0] in _OTHER_RECORD:
+        return 0  # `add_doc_block(after_block_id)`: the block to add it after, another record of the kind
     if len(ws) >= 2 and ws[-1] in ID_SUFFIX:
         stem = ws[:-1]
         if [singular(w) for w in stem[-len(ent_words):]] == ent_words or singular(stem[-1]) in {ent_words[-1]} | SAME_RECORD.get(ent_words[-1], set()):
             return 3
-    if len(ws) >= 2 and ws[-1] in NAME_SUFFIX:
+    if len(ws) >= 2 and ws[-1] in NAME_SUFFIX and not (setting and ws[-1] == "title"):
+        # a new record's title is what it reads as, not an identity no other record may share (Monday's items)
         stem = ws[:-1]
         if singular(stem[-1]) == ent_words[-1]:
             return 2
