@@ -2041,3 +2041,16 @@ def test_a_bulk_read_answers_many_records() -> None:
     got = env.step({"name": "fmp__getEODDataBulk", "arguments": {"date": "2024-03-15"}})
     assert got.ok and len(got.data["items"]) >= 2, got.content
     assert len({r["symbol"] for r in got.data["items"]}) == len(got.data["items"]), got.content
+
+
+def test_a_market_data_services_sectors_are_the_markets_sectors() -> None:
+    """FMP's `getAvailableSectors` had listed files of placeholder text ("Sector 1, as recorded.") and
+    `getAvailableIndustries` stock quotes: they list the sectors and industries stocks are classed in."""
+    tools = [_tool("getAvailableSectors", {}, [], "Access a complete list of industry sectors using the FMP Available Sectors API."),
+             _tool("getAvailableIndustries", {}, [], "Access a comprehensive list of industries where stock symbols are available.")]
+    env = Environment([build_service(infer_plan(_server("Financial Modeling Prep", tools), "financial_modeling_prep"))], seed=2)
+    sectors = env.step({"name": "financial_modeling_prep__getAvailableSectors", "arguments": {}}).data["items"]
+    assert {"Technology", "Healthcare", "Energy"} <= {r["sector"] for r in sectors}, sectors
+    assert all(r["name"] == r["sector"] and "content" not in r for r in sectors), sectors
+    industries = env.step({"name": "financial_modeling_prep__getAvailableIndustries", "arguments": {}}).data["items"]
+    assert all({"industry", "sector"} <= set(r) and "price" not in r for r in industries), industries

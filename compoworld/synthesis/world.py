@@ -1007,6 +1007,17 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("Trapping Rain Water", "trapping-rain-water", "Hard", 63.0, ["Array", "Two Pointers", "Stack"]), ("LRU Cache", "lru-cache", "Medium", 43.8, ["Hash Table", "Design"]),
         ("Climbing Stairs", "climbing-stairs", "Easy", 53.4, ["Dynamic Programming"]), ("Number of Islands", "number-of-islands", "Medium", 61.1, ["Graph", "Union Find"]),
         ("Word Ladder", "word-ladder", "Hard", 41.5, ["Breadth-First Search"]), ("Coin Change", "coin-change", "Medium", 45.4, ["Dynamic Programming"])]],
+    # the market sectors stocks are classed in, and industries within them, as data vendors name them
+    "market_sector": [{"sector": name} for name in (
+        "Technology", "Healthcare", "Financial Services", "Consumer Cyclical", "Consumer Defensive", "Industrials", "Energy",
+        "Basic Materials", "Communication Services", "Real Estate", "Utilities")],
+    "market_industry": [dict(zip(("industry", "sector"), c)) for c in [
+        ("Software - Infrastructure", "Technology"), ("Semiconductors", "Technology"), ("Consumer Electronics", "Technology"),
+        ("Biotechnology", "Healthcare"), ("Drug Manufacturers - General", "Healthcare"), ("Banks - Diversified", "Financial Services"),
+        ("Insurance - Life", "Financial Services"), ("Internet Retail", "Consumer Cyclical"), ("Auto Manufacturers", "Consumer Cyclical"),
+        ("Beverages - Non-Alcoholic", "Consumer Defensive"), ("Aerospace & Defense", "Industrials"), ("Oil & Gas Integrated", "Energy"),
+        ("Specialty Chemicals", "Basic Materials"), ("Entertainment", "Communication Services"), ("REIT - Industrial", "Real Estate"),
+        ("Utilities - Regulated Electric", "Utilities")]],
     "br_bank": [dict(zip(("code", "name", "full_name", "ispb"), c)) for c in [
         (1, "BCO DO BRASIL S.A.", "Banco do Brasil S.A.", "00000000"), (237, "BCO BRADESCO S.A.", "Banco Bradesco S.A.", "60746948"),
         (341, "ITAÚ UNIBANCO S.A.", "Itaú Unibanco S.A.", "60701190"), (104, "CAIXA ECONOMICA FEDERAL", "Caixa Econômica Federal", "00360305"),
@@ -1040,6 +1051,8 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("United States-Mexico-Canada Agreement", "USMCA", 3), ("European Free Trade Association", "EFTA", 4)]],
 }
 # which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
+# a service about stocks: its sectors and industries are the market's classes of companies
+MARKET_WORDS = frozenset({"fmp", "stock", "stocks", "equity", "equities", "financial", "finance", "market", "markets", "trading", "investing"})
 CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"circuit"}), "f1_circuit"),
     (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"season"}), "f1_season"),
@@ -1069,6 +1082,8 @@ CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"comexstat", "comex"}), frozenset({"system", "nbm", "ncm", "heading"}), "hs_heading"),
     (frozenset({"comexstat", "comex"}), frozenset({"block", "bloc"}), "trade_bloc"),
     (frozenset({"met", "metropolitan"}), frozenset({"object"}), "met_object"),
+    (MARKET_WORDS, frozenset({"sector"}), "market_sector"),
+    (MARKET_WORDS, frozenset({"industry"}), "market_industry"),
 ]
 _KIND_SHAPE = {int: I, float: N, str: S, bool: B}
 TOPIC_FIELDS.update({f"catalog_{key}": [(k, None, _KIND_SHAPE.get(type(v), S)) for k, v in rows[0].items()] for key, rows in CATALOGS.items()})
@@ -1088,12 +1103,14 @@ def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ra
     row = rows[n % len(rows)]
     key = snake(name)
     if key not in row and key in ("name", "title"):
-        key = next((k for k in ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome") if k in row), key)
+        key = next((k for k in ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome", "industry", "sector")
+                    if k in row), key)
     value = row.get(key, "en" if key in ("language", "lang") else None)  # a reader's language, not Rust
     if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
             or (t == "string" and not isinstance(value, str)):
         return None
-    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name", "name_simple", "reciter_name", "nome"):
+    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name", "name_simple", "reciter_name", "nome",
+                                                            "industry", "sector"):
         return f"{value} {n // len(rows) + 1}"  # a name is a key someone looks up: distinct past the catalog's end
     return value
 
