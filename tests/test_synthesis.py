@@ -550,6 +550,13 @@ def test_a_sports_services_games_and_players() -> None:
     for row in leaders.data["items"]:  # a season statistic of a player, where that statistic lies (not 2,544 ms)
         lo, hi = ranges[row["stat"]]
         assert lo <= row["value"] <= hi and len(row["player"].split()) == 2 and "unit" not in row
+    # a baseball service's teams are the league's, not football clubs ("Harbor City FC" had played in the MLB)
+    from compoworld.synthesis.world import LEAGUE_TEAMS, TEAMS
+    mlb_teams = LEAGUE_TEAMS[0][1]
+    assert {game.data["home_team"], game.data["away_team"], player.data["team"]} <= set(mlb_teams), (game.data, player.data)
+    assert all(row["team"] in mlb_teams and row["team"] not in TEAMS for row in leaders.data["items"])
+    assert player.data["position"] in {"Pitcher", "Catcher", "First base", "Second base", "Shortstop", "Third base", "Left field",
+                                       "Center field", "Right field", "Designated hitter"}, player.data
 
 
 def test_a_tokens_info_is_what_the_token_is() -> None:

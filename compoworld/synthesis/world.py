@@ -2614,6 +2614,44 @@ ATHLETE_TOPIC: list[F] = [("name", "person_name", S), ("team", None, S), ("posit
 POSITIONS = ["Pitcher", "Catcher", "First base", "Shortstop", "Center field", "Forward", "Midfielder", "Defender", "Goalkeeper", "Driver"]
 TEAMS = ["Harbor City FC", "Northfield Rovers", "Red Valley United", "Lakeside Athletic", "Granite Town", "Westport Wanderers",
          "Summit Racing", "Blue Ridge Motorsport"]
+# a league's teams, by the words of the service (a baseball service's teams are no football clubs)
+LEAGUE_TEAMS: list[tuple[frozenset[str], list[str]]] = [
+    (BASEBALL_WORDS, ["New York Yankees", "Los Angeles Dodgers", "Boston Red Sox", "Chicago Cubs", "Houston Astros", "Atlanta Braves",
+                      "Seattle Mariners", "San Francisco Giants"]),
+    (frozenset({"nba", "basketball", "wnba"}), ["Boston Celtics", "Denver Nuggets", "Los Angeles Lakers", "Golden State Warriors",
+                                                "Milwaukee Bucks", "Miami Heat", "Dallas Mavericks", "New York Knicks"]),
+    (frozenset({"nhl", "hockey"}), ["Florida Panthers", "Edmonton Oilers", "Boston Bruins", "New York Rangers", "Colorado Avalanche",
+                                    "Toronto Maple Leafs", "Vegas Golden Knights", "Dallas Stars"]),
+    (frozenset({"nfl"}), ["Kansas City Chiefs", "San Francisco 49ers", "Baltimore Ravens", "Detroit Lions", "Buffalo Bills",
+                          "Philadelphia Eagles", "Dallas Cowboys", "Green Bay Packers"]),
+    (frozenset({"cfb", "ncaa", "college"}), ["Georgia Bulldogs", "Michigan Wolverines", "Alabama Crimson Tide", "Ohio State Buckeyes",
+                                             "Texas Longhorns", "Oregon Ducks", "Notre Dame Fighting Irish", "Clemson Tigers"]),
+    (frozenset({"f1", "formula", "formula1", "openf1", "ergast"}), ["Red Bull Racing", "Ferrari", "Mercedes", "McLaren", "Aston Martin",
+                                                                    "Alpine", "Williams", "Haas"]),
+]
+
+
+def _teams(c: "ValueContext") -> list[str]:
+    """The teams of the league the service is about; football clubs where it names none."""
+    return next((teams for said, teams in LEAGUE_TEAMS if c.scope & said), TEAMS)
+
+
+# the positions a sport's players play (a pitcher is no goalkeeper)
+SPORT_POSITIONS: list[tuple[frozenset[str], list[str]]] = [
+    (BASEBALL_WORDS, ["Pitcher", "Catcher", "First base", "Second base", "Shortstop", "Third base", "Left field", "Center field",
+                      "Right field", "Designated hitter"]),
+    (frozenset({"nba", "basketball", "wnba"}), ["Point guard", "Shooting guard", "Small forward", "Power forward", "Center"]),
+    (frozenset({"nhl", "hockey"}), ["Center", "Left wing", "Right wing", "Defenseman", "Goaltender"]),
+    (frozenset({"nfl", "cfb", "ncaa", "college"}), ["Quarterback", "Running back", "Wide receiver", "Tight end", "Offensive tackle",
+                                                    "Linebacker", "Cornerback", "Safety"]),
+    (frozenset({"f1", "formula", "formula1", "openf1", "ergast"}), ["Driver"]),
+]
+
+
+def _positions(c: "ValueContext") -> list[str]:
+    return next((positions for said, positions in SPORT_POSITIONS if c.scope & said), POSITIONS)
+
+
 REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"]
 LOG_LINES = [("INFO", "request completed in 182 ms (GET /api/orders)"), ("WARN", "retrying webhook delivery (attempt 2 of 5)"),
              ("ERROR", "connection to the database timed out after 30 s"), ("INFO", "worker started with 4 threads"),
@@ -3121,9 +3159,10 @@ def _project(ctx: ValueContext, n: int) -> tuple[str, str, str]:
 
 def _fixture(ctx: ValueContext, n: int) -> tuple[str, str]:
     """Record `n`'s two teams, home first, never the same team twice."""
-    home = TEAMS[n % len(TEAMS)]
-    away = TEAMS[(n * 3 + 1) % len(TEAMS)]
-    return ctx.shared(n, "fixture", lambda: (home, away if away != home else TEAMS[(n + 1) % len(TEAMS)]))
+    teams = _teams(ctx)
+    home = teams[n % len(teams)]
+    away = teams[(n * 3 + 1) % len(teams)]
+    return ctx.shared(n, "fixture", lambda: (home, away if away != home else teams[(n + 1) % len(teams)]))
 
 
 def _component(rng: random.Random, ctx: ValueContext, n: int) -> str:
@@ -3493,16 +3532,16 @@ FAMILY_STR.update({
                    (TEXTS, lambda r, c, p, n: ASSIGNMENTS[n % len(ASSIGNMENTS)][1])],
     "course": [(NAMES, lambda r, c, p, n: c.shared(n, "course", lambda: _nth(COURSES, n))),
                (TEXTS, lambda r, c, p, n: f"{c.shared(n, 'course', lambda: _nth(COURSES, n))}: weekly lectures, two assignments and a final project.")],
-    "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(TEAMS, n)))],
+    "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(_teams(c), n)))],
     "game": [({"home_team", "home", "home_name"}, lambda r, c, p, n: _fixture(c, n)[0]),
              ({"away_team", "away", "away_name", "opponent"}, lambda r, c, p, n: _fixture(c, n)[1]),
              ({"venue", "stadium", "ballpark", "circuit"}, lambda r, c, p, n: f"{_fixture(c, n)[0].split()[0]} Park"),
              ({"status", "state"}, lambda r, c, p, n: r.choice(["Final", "Final", "Scheduled", "In progress"])),
              (NAMES | TEXTS, lambda r, c, p, n: f"{_fixture(c, n)[1]} at {_fixture(c, n)[0]}")],
-    "stat": [({"team", "club"}, lambda r, c, p, n: TEAMS[n % len(TEAMS)]),
+    "stat": [({"team", "club"}, lambda r, c, p, n: _teams(c)[n % len(_teams(c))]),
              ({"stat", "category", "stat_type", "metric", "leader_category"}, lambda r, c, p, n: STAT_RANGES[n % len(STAT_RANGES)][0])],
-    "athlete": [({"team", "club", "constructor", "current_team"}, lambda r, c, p, n: _nth(TEAMS, n % len(TEAMS))),
-                ({"position", "pos", "role"}, lambda r, c, p, n: POSITIONS[n % len(POSITIONS)])],
+    "athlete": [({"team", "club", "constructor", "current_team"}, lambda r, c, p, n: _nth(_teams(c), n % len(_teams(c)))),
+                ({"position", "pos", "role"}, lambda r, c, p, n: _positions(c)[n % len(_positions(c))])],
     "log": [({"level", "severity"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[0]),
             ({"source", "logger", "service"}, lambda r, c, p, n: c.shared(n, "svc", lambda: r.choice(SERVICES))),
             (TEXTS | {"line", "log"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[1])],
