@@ -551,8 +551,8 @@ def test_a_sports_services_games_and_players() -> None:
         lo, hi = ranges[row["stat"]]
         assert lo <= row["value"] <= hi and len(row["player"].split()) == 2 and "unit" not in row
     # a baseball service's teams are the league's, not football clubs ("Harbor City FC" had played in the MLB)
-    from compoworld.synthesis.world import LEAGUE_TEAMS, TEAMS
-    mlb_teams = LEAGUE_TEAMS[0][1]
+    from compoworld.synthesis.world import LEAGUES, TEAMS
+    mlb_teams = LEAGUES[0].teams
     assert {game.data["home_team"], game.data["away_team"], player.data["team"]} <= set(mlb_teams), (game.data, player.data)
     assert all(row["team"] in mlb_teams and row["team"] not in TEAMS for row in leaders.data["items"])
     assert player.data["position"] in {"Pitcher", "Catcher", "First base", "Second base", "Shortstop", "Third base", "Left field",

@@ -369,10 +369,10 @@ _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
 _SLASH_LIST = re.compile(r"\(\s*([\w.-]+(?:\s*/\s*[\w.-]+){2,})\s*\)")
 # "Type of season (e.g., regular, postseason)": examples listed without quotes, inside parentheses
 _BARE_ITEM = re.compile(r"[A-Za-z0-9][\w.:/-]{0,30}")
-# `"nodes-base.slack", "nodes-base.googleSheets", etc.`: quoted values listed up to an "etc." are examples without a cue
 # "Location (e.g., city, state)": the parts a value is made of, not values
 _FORMAT_WORDS = frozenset({"city", "state", "country", "street", "zip", "name", "id", "number", "string", "size"})
 _BARE_ETC = re.compile(r"\(([^()\n]{1,80}),\s*etc\.?\s*\)")  # "User community (RE, SB, AG, etc.)"
+# `"nodes-base.slack", "nodes-base.googleSheets", etc.`: quoted values listed up to an "etc." are examples without a cue
 _QUOTED_ETC = re.compile(r"((?:(?:'[^'\n]{1,60}'|\"[^\"\n]{1,60}\"|`[^`\n]{1,60}`)\s*,\s*){2,})etc\b")
 
 

@@ -23,7 +23,7 @@ import re
 import zlib
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 from urllib.parse import urlsplit
 
 from compoworld.canonical import format_timestamp, short_hash
@@ -1050,9 +1050,9 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("Andean Community", "CAN", 4), ("African Union", "AU", 55), ("Gulf Cooperation Council", "GCC", 6),
         ("United States-Mexico-Canada Agreement", "USMCA", 3), ("European Free Trade Association", "EFTA", 4)]],
 }
-# which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
 # a service about stocks: its sectors and industries are the market's classes of companies
 MARKET_WORDS = frozenset({"fmp", "stock", "stocks", "equity", "equities", "financial", "finance", "market", "markets", "trading", "investing"})
+# which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
 CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"circuit"}), "f1_circuit"),
     (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"season"}), "f1_season"),
@@ -1094,6 +1094,10 @@ def catalog_of(service_words: set[str], entity: str) -> str | None:
     return next((key for svc, ents, key in CATALOG_OF if service_words & svc and entity in ents), None)
 
 
+# what a catalog's records are called by, for a `name` or `title` field (an F1 result's driver is a person, not a key)
+CATALOG_NAMES = ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome", "industry", "sector")
+
+
 def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
     """Field `name` of record `n` of the entity's catalog: its own value, or its name for a `name` or
     `title` the records call otherwise; None for a field the catalog's records do not have."""
@@ -1103,14 +1107,12 @@ def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ra
     row = rows[n % len(rows)]
     key = snake(name)
     if key not in row and key in ("name", "title"):
-        key = next((k for k in ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome", "industry", "sector")
-                    if k in row), key)
+        key = next((k for k in CATALOG_NAMES if k in row), key)
     value = row.get(key, "en" if key in ("language", "lang") else None)  # a reader's language, not Rust
     if value is None or (t == "integer" and not isinstance(value, int)) or (t == "number" and not isinstance(value, (int, float))) \
             or (t == "string" and not isinstance(value, str)):
         return None
-    if isinstance(value, str) and n >= len(rows) and key in ("name", "title", "circuit_name", "name_simple", "reciter_name", "nome",
-                                                            "industry", "sector"):
+    if isinstance(value, str) and n >= len(rows) and key in CATALOG_NAMES and key != "driver":
         return f"{value} {n // len(rows) + 1}"  # a name is a key someone looks up: distinct past the catalog's end
     return value
 
@@ -2614,42 +2616,48 @@ ATHLETE_TOPIC: list[F] = [("name", "person_name", S), ("team", None, S), ("posit
 POSITIONS = ["Pitcher", "Catcher", "First base", "Shortstop", "Center field", "Forward", "Midfielder", "Defender", "Goalkeeper", "Driver"]
 TEAMS = ["Harbor City FC", "Northfield Rovers", "Red Valley United", "Lakeside Athletic", "Granite Town", "Westport Wanderers",
          "Summit Racing", "Blue Ridge Motorsport"]
-# a league's teams, by the words of the service (a baseball service's teams are no football clubs)
-LEAGUE_TEAMS: list[tuple[frozenset[str], list[str]]] = [
-    (BASEBALL_WORDS, ["New York Yankees", "Los Angeles Dodgers", "Boston Red Sox", "Chicago Cubs", "Houston Astros", "Atlanta Braves",
-                      "Seattle Mariners", "San Francisco Giants"]),
-    (frozenset({"nba", "basketball", "wnba"}), ["Boston Celtics", "Denver Nuggets", "Los Angeles Lakers", "Golden State Warriors",
-                                                "Milwaukee Bucks", "Miami Heat", "Dallas Mavericks", "New York Knicks"]),
-    (frozenset({"nhl", "hockey"}), ["Florida Panthers", "Edmonton Oilers", "Boston Bruins", "New York Rangers", "Colorado Avalanche",
-                                    "Toronto Maple Leafs", "Vegas Golden Knights", "Dallas Stars"]),
-    (frozenset({"nfl"}), ["Kansas City Chiefs", "San Francisco 49ers", "Baltimore Ravens", "Detroit Lions", "Buffalo Bills",
-                          "Philadelphia Eagles", "Dallas Cowboys", "Green Bay Packers"]),
-    (frozenset({"cfb", "ncaa", "college"}), ["Georgia Bulldogs", "Michigan Wolverines", "Alabama Crimson Tide", "Ohio State Buckeyes",
-                                             "Texas Longhorns", "Oregon Ducks", "Notre Dame Fighting Irish", "Clemson Tigers"]),
-    (frozenset({"f1", "formula", "formula1", "openf1", "ergast"}), ["Red Bull Racing", "Ferrari", "Mercedes", "McLaren", "Aston Martin",
-                                                                    "Alpine", "Williams", "Haas"]),
+FOOTBALL_POSITIONS = ["Quarterback", "Running back", "Wide receiver", "Tight end", "Offensive tackle", "Linebacker", "Cornerback",
+                      "Safety"]
+
+
+class League(NamedTuple):
+    """A league a sports service is about, by the service's words: its teams and the positions its
+    players play (a baseball service's teams are no football clubs, a pitcher no goalkeeper)."""
+    words: frozenset[str]
+    teams: list[str]
+    positions: list[str]
+
+    def team(self, n: int) -> str:
+        return self.teams[n % len(self.teams)]
+
+    def position(self, n: int) -> str:
+        return self.positions[n % len(self.positions)]
+
+
+LEAGUES = [
+    League(BASEBALL_WORDS, ["New York Yankees", "Los Angeles Dodgers", "Boston Red Sox", "Chicago Cubs", "Houston Astros",
+                            "Atlanta Braves", "Seattle Mariners", "San Francisco Giants"],
+           ["Pitcher", "Catcher", "First base", "Second base", "Shortstop", "Third base", "Left field", "Center field", "Right field",
+            "Designated hitter"]),
+    League(frozenset({"nba", "basketball", "wnba"}), ["Boston Celtics", "Denver Nuggets", "Los Angeles Lakers", "Golden State Warriors",
+                                                      "Milwaukee Bucks", "Miami Heat", "Dallas Mavericks", "New York Knicks"],
+           ["Point guard", "Shooting guard", "Small forward", "Power forward", "Center"]),
+    League(frozenset({"nhl", "hockey"}), ["Florida Panthers", "Edmonton Oilers", "Boston Bruins", "New York Rangers", "Colorado Avalanche",
+                                          "Toronto Maple Leafs", "Vegas Golden Knights", "Dallas Stars"],
+           ["Center", "Left wing", "Right wing", "Defenseman", "Goaltender"]),
+    League(frozenset({"nfl"}), ["Kansas City Chiefs", "San Francisco 49ers", "Baltimore Ravens", "Detroit Lions", "Buffalo Bills",
+                                "Philadelphia Eagles", "Dallas Cowboys", "Green Bay Packers"], FOOTBALL_POSITIONS),
+    League(frozenset({"cfb", "ncaa", "college"}), ["Georgia Bulldogs", "Michigan Wolverines", "Alabama Crimson Tide", "Ohio State Buckeyes",
+                                                   "Texas Longhorns", "Oregon Ducks", "Notre Dame Fighting Irish", "Clemson Tigers"],
+           FOOTBALL_POSITIONS),
+    League(frozenset({"f1", "formula", "formula1", "openf1", "ergast"}), ["Red Bull Racing", "Ferrari", "Mercedes", "McLaren",
+                                                                          "Aston Martin", "Alpine", "Williams", "Haas"], ["Driver"]),
 ]
+CLUBS = League(frozenset(), TEAMS, POSITIONS)  # a service that names no league: football clubs
 
 
-def _teams(c: "ValueContext") -> list[str]:
-    """The teams of the league the service is about; football clubs where it names none."""
-    return next((teams for said, teams in LEAGUE_TEAMS if c.scope & said), TEAMS)
-
-
-# the positions a sport's players play (a pitcher is no goalkeeper)
-SPORT_POSITIONS: list[tuple[frozenset[str], list[str]]] = [
-    (BASEBALL_WORDS, ["Pitcher", "Catcher", "First base", "Second base", "Shortstop", "Third base", "Left field", "Center field",
-                      "Right field", "Designated hitter"]),
-    (frozenset({"nba", "basketball", "wnba"}), ["Point guard", "Shooting guard", "Small forward", "Power forward", "Center"]),
-    (frozenset({"nhl", "hockey"}), ["Center", "Left wing", "Right wing", "Defenseman", "Goaltender"]),
-    (frozenset({"nfl", "cfb", "ncaa", "college"}), ["Quarterback", "Running back", "Wide receiver", "Tight end", "Offensive tackle",
-                                                    "Linebacker", "Cornerback", "Safety"]),
-    (frozenset({"f1", "formula", "formula1", "openf1", "ergast"}), ["Driver"]),
-]
-
-
-def _positions(c: "ValueContext") -> list[str]:
-    return next((positions for said, positions in SPORT_POSITIONS if c.scope & said), POSITIONS)
+def _league(c: "ValueContext") -> League:
+    return next((league for league in LEAGUES if c.scope & league.words), CLUBS)
 
 
 REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"]
@@ -3159,7 +3167,7 @@ def _project(ctx: ValueContext, n: int) -> tuple[str, str, str]:
 
 def _fixture(ctx: ValueContext, n: int) -> tuple[str, str]:
     """Record `n`'s two teams, home first, never the same team twice."""
-    teams = _teams(ctx)
+    teams = _league(ctx).teams
     home = teams[n % len(teams)]
     away = teams[(n * 3 + 1) % len(teams)]
     return ctx.shared(n, "fixture", lambda: (home, away if away != home else teams[(n + 1) % len(teams)]))
@@ -3532,16 +3540,16 @@ FAMILY_STR.update({
                    (TEXTS, lambda r, c, p, n: ASSIGNMENTS[n % len(ASSIGNMENTS)][1])],
     "course": [(NAMES, lambda r, c, p, n: c.shared(n, "course", lambda: _nth(COURSES, n))),
                (TEXTS, lambda r, c, p, n: f"{c.shared(n, 'course', lambda: _nth(COURSES, n))}: weekly lectures, two assignments and a final project.")],
-    "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(_teams(c), n)))],
+    "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(_league(c).teams, n)))],
     "game": [({"home_team", "home", "home_name"}, lambda r, c, p, n: _fixture(c, n)[0]),
              ({"away_team", "away", "away_name", "opponent"}, lambda r, c, p, n: _fixture(c, n)[1]),
              ({"venue", "stadium", "ballpark", "circuit"}, lambda r, c, p, n: f"{_fixture(c, n)[0].split()[0]} Park"),
              ({"status", "state"}, lambda r, c, p, n: r.choice(["Final", "Final", "Scheduled", "In progress"])),
              (NAMES | TEXTS, lambda r, c, p, n: f"{_fixture(c, n)[1]} at {_fixture(c, n)[0]}")],
-    "stat": [({"team", "club"}, lambda r, c, p, n: _teams(c)[n % len(_teams(c))]),
+    "stat": [({"team", "club"}, lambda r, c, p, n: _league(c).team(n)),
              ({"stat", "category", "stat_type", "metric", "leader_category"}, lambda r, c, p, n: STAT_RANGES[n % len(STAT_RANGES)][0])],
-    "athlete": [({"team", "club", "constructor", "current_team"}, lambda r, c, p, n: _nth(_teams(c), n % len(_teams(c)))),
-                ({"position", "pos", "role"}, lambda r, c, p, n: _positions(c)[n % len(_positions(c))])],
+    "athlete": [({"team", "club", "constructor", "current_team"}, lambda r, c, p, n: _league(c).team(n)),
+                ({"position", "pos", "role"}, lambda r, c, p, n: _league(c).position(n))],
     "log": [({"level", "severity"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[0]),
             ({"source", "logger", "service"}, lambda r, c, p, n: c.shared(n, "svc", lambda: r.choice(SERVICES))),
             (TEXTS | {"line", "log"}, lambda r, c, p, n: c.shared(n, "log", lambda: r.choice(LOG_LINES))[1])],
