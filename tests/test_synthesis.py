@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import re
 import subprocess
 import sys
@@ -2061,3 +2062,73 @@ def test_a_market_data_services_sectors_are_the_markets_sectors() -> None:
     assert all(r["name"] == r["sector"] and "content" not in r for r in sectors), sectors
     industries = env.step({"name": "financial_modeling_prep__getAvailableIndustries", "arguments": {}}).data["items"]
     assert all({"industry", "sector"} <= set(r) and "price" not in r for r in industries), industries
+
+
+def test_a_setter_of_what_is_current_sets_it_and_a_missing_record_is_named() -> None:
+    """The shipped Virtual Traveling Bot's `set_current_location(address)`: the address given is the new
+    current location, not a condition that finds the one to change ("there is no location yet", every
+    time). A record a setter's reference finds nothing for is named by that reference."""
+    loaded = load_specs()
+    server = next((s for s in loaded.servers if s.name == "Virtual Traveling Bot"), None)
+    if server is None:
+        pytest.skip("the shipped corpus is not available")
+    env = Environment([build_service(infer_plan(server, "bot"))], seed=7)
+    for address in ("303 Summit Street", "12 Harbour Road"):
+        moved = env.step({"name": "bot__set_current_location", "arguments": {"address": address}})
+        assert moved.ok and moved.data["address"] == address, moved.content
+    svc = env.services["bot"]
+    used = {row["settings"] for row in svc.db["travelers"]}
+    unused = next(row["id"] for row in svc.db["settings"] if row["id"] not in used)  # a setting no traveler has
+    refused = env.step({"name": "bot__set_traveler_info", "arguments": {"settings": unused}})
+    assert not refused.ok and refused.error == f"no traveler with settings {unused!r}", refused.error
+
+
+def test_a_list_of_references_names_the_services_own_records() -> None:
+    """A mailing list's `contact_ids` are ids of the service's contacts (they had been made-up
+    "contact-id-04", and Airflow runs' `dag_ids` random letters), so a lookup by them finds them."""
+    A = {"type": "array", "items": S}
+    tools = [_tool("list_contacts", {}, [], "List contacts"),
+             _tool("get_contact", {"contactId": S}, ["contactId"], "Get a contact by ID"),
+             _tool("list_mailing_lists", {}, [], "List mailing lists"),
+             _tool("create_mailing_list", {"name": S, "contactIds": A}, ["name", "contactIds"], "Create a mailing list of contacts")]
+    env = Environment([build_service(infer_plan(_server("Mail Lists", tools), "ml"))], seed=4)
+    contacts = {row["id"] for row in env.services["ml"].db["contacts"]}
+    lists = env.step({"name": "ml__list_mailing_lists", "arguments": {}})
+    assert lists.ok and lists.data["items"], lists.content
+    for row in lists.data["items"]:
+        assert row["contact_ids"] and set(row["contact_ids"]) <= contacts, (row, contacts)
+
+
+def test_views_of_one_list_give_records_of_the_fullest_view() -> None:
+    """A field declared as `anyOf` two views of one list (Weaviate's tenants, one view with the statuses'
+    enum) holds items of the fuller view, not random letters ("activityStatus": "gufdgp")."""
+    from compoworld.synthesis.runtime import _world
+    from compoworld.synthesis.world import ValueContext, value_for
+
+    item = {"type": "object", "properties": {"activityStatus": S, "name": S}}
+    full = {"type": "object", "properties": {"activityStatus": {"type": "string", "enum": ["COLD", "ACTIVE", "INACTIVE"]}, "name": S}}
+    shape = {"anyOf": [{"type": "array", "items": item}, {"type": "array", "items": full}]}
+    ctx = ValueContext.of(_world(7), datetime(2026, 2, 17), "tenant", "tenants", "", "Weaviate")
+    for n in range(4):
+        tenants = value_for("tenants", None, shape, random.Random(n), ctx, n)
+        assert tenants and all(t["activityStatus"] in ("COLD", "ACTIVE", "INACTIVE") for t in tenants), tenants
+
+
+def test_a_space_agencys_pictures_are_of_the_sky_and_a_forecasters_predictions_no_weather() -> None:
+    """NASA's picture of the day had been a company's logo; a forecasting agent's prediction (Chronulus'
+    panel of experts) had been a weather observation in Toronto."""
+    N = {"type": "number"}
+    apod = _tool("nasa_apod", {"date": {"type": "string", "description": "The date of the APOD image (YYYY-MM-DD)"}}, [],
+                 "Fetch NASA's Astronomy Picture of the Day")
+    env = Environment([build_service(infer_plan(_server("NASA", [apod]), "nasa"))], seed=4)
+    from compoworld.synthesis.world import IMAGES, SKY_IMAGES
+    pictures = [row["filename"] for row in env.services["nasa"].db[next(iter(env.services["nasa"].db))]]
+    assert pictures and all(p.rsplit(".", 1)[0].rstrip("-0123456789") in SKY_IMAGES for p in pictures), pictures
+    assert not any(p.rsplit(".", 1)[0] in IMAGES for p in pictures)
+    tools = [_tool("create_prediction_agent", {"session_id": S, "num_experts": N}, ["session_id"],
+                   "Creates a BinaryPredictor agent and provides predictions and forecasts from a panel of experts."),
+             _tool("reuse_prediction_agent_and_get_prediction", {"agent_id": S, "num_experts": N}, ["agent_id"],
+                   "Provides input data to a BinaryPredictor agent and returns the consensus prediction of a panel of experts, "
+                   "a forecast with their estimates.")]
+    plan = infer_plan(_server("Chronulus", tools), "chronulus")
+    assert all(e.topic != "weather" for e in plan.entities), [(e.collection, e.topic) for e in plan.entities]

@@ -184,6 +184,8 @@ class CompiledService(Service):
                 v = target.get(ref_field(parent, f.name), target["id"]) if parent else target["id"]
                 if _may_hold(f.shape, v):
                     return v
+                if not isinstance(v, list) and _may_hold(f.shape, [v]):
+                    return [v]  # `contact_ids`: the records it lists are the service's own, not made-up ids
         enum = _enum_of(f.shape)
         if enum:  # a field a filter enumerates holds the filter's values (a `tags` enum, a status list)
             pick = enum[rng.randrange(len(enum))]
@@ -263,6 +265,9 @@ class CompiledService(Service):
                 return row
             if e.world and derive:
                 return self._derive_or_refuse(e, {f: v for _, f, v in conds})
+            if conds and len(table):  # records there are, none of them the one asked for
+                what = ", ".join(f"{p} {v!r}" for p, _, v in conds)
+                raise NotFoundError(f"no {e.entity.replace('_', ' ')} with {what}")
             raise NotFoundError(f"there is no {e.entity.replace('_', ' ')} yet")
         row = _find(table, conds)
         if row is not None:
@@ -560,7 +565,12 @@ class CompiledService(Service):
             raise ToolError(f"nothing to update: give at least one of {', '.join(fields)}" if fields else "this tool has nothing it can update")
         if not any(p.role == "key" for p in t.params) and len(table) == 0:
             return self._create(t, e, args)
-        row = self._locate(t, e, args, derive=False)
+        if not any(p.role == "key" for p in t.params) and _sets_current(t):
+            # `set_current_location(address)`, `switch_repository(repo_path)`: what is given is the new current
+            # value, never a condition that finds the record to change (the current one, the latest)
+            row = list(table)[-1]
+        else:
+            row = self._locate(t, e, args, derive=False)
         if "id" in changes:
             changes.pop("id")
         for p in t.params:  # a move or rename gives the record a key no other record holds
@@ -716,6 +726,15 @@ EXTENSION_OF_KIND = {"material": "mat", "prefab": "prefab", "scene": "unity", "s
                      "sprite": "png", "shader": "shader", "animation": "anim", "animationclip": "anim", "animatorcontroller": "controller",
                      "audioclip": "wav", "audio": "wav", "model": "fbx", "mesh": "fbx", "font": "ttf", "physicmaterial": "physicMaterial"}
 _FILE_NAME = re.compile(r"\.(?:%s)$" % "|".join(sorted(set(EXTS) | set(EXT_MIME), key=len, reverse=True)))  # the extensions `world` draws for files of no known kind
+
+
+# a tool that sets what is current (`set_current_location`, `switch_repository`, `set_active_project`)
+_SETS_CURRENT = frozenset({"current", "active"})
+
+
+def _sets_current(t: ToolPlan) -> bool:
+    ws = snake(t.original).split("_")
+    return ws[0] in ("set", "switch", "change", "select") and (ws[0] == "switch" or bool(_SETS_CURRENT & set(ws)))
 
 
 def _unwrapped(t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:

@@ -1250,6 +1250,8 @@ RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "voice": (frozenset({"voice"}), frozenset({"archetype", "tone", "brand", "copywriting"})),
     # an asylum, a loan or a job application is no software
     "app": (frozenset({"application"}), frozenset({"rsd", "asylum", "refugee", "loan", "job", "visa", "grant", "permit", "admission"})),
+    # a forecasting agent's forecast (Chronulus' experts' predictions, a probability) is no weather
+    "weather": (frozenset({"forecast"}), frozenset({"prediction", "predictor", "forecaster", "expert", "experts", "probability", "agent"})),
     # a mind map or a site map is no place
     "place": (frozenset({"map"}), frozenset({"mind", "mindmap", "sitemap", "site", "heatmap", "heat", "roadmap", "source", "sourcemap"})),
 }
@@ -1867,6 +1869,9 @@ def value_for(name: str, sem: str | None, shape: dict[str, Any], rng: random.Ran
     branches = [b for c in ("anyOf", "oneOf") for b in shape.get(c) or () if isinstance(b, dict) and b.get("properties")]
     if branches and "properties" not in shape:  # a merged shape (`anyOf` of the tools' views): the one with fields
         return value_for(name, sem, max(branches, key=lambda b: len(b["properties"])), rng, ctx, n, unique)
+    lists = [b for c in ("anyOf", "oneOf") for b in shape.get(c) or () if isinstance(b, dict) and isinstance(b.get("items"), dict)]
+    if lists and "items" not in shape and sem is None:  # views of one list (Weaviate's tenants, one with the statuses' enum): the fullest
+        return value_for(name, sem, max(lists, key=lambda b: len(json.dumps(b["items"], sort_keys=True))), rng, ctx, n, unique)
     t = main_type(shape)
     types = json_types(shape)
     if t == "object" and isinstance(shape.get("properties"), dict) and shape["properties"]:
@@ -2665,6 +2670,10 @@ LOG_LINES = [("INFO", "request completed in 182 ms (GET /api/orders)"), ("WARN",
              ("ERROR", "connection to the database timed out after 30 s"), ("INFO", "worker started with 4 threads"),
              ("DEBUG", "cache miss for key customer:1042"), ("ERROR", "payment provider answered 502 Bad Gateway")]
 IMAGES = ["product-hero", "team-photo", "dashboard-screenshot", "logo", "office-front", "chart-q3-revenue", "avatar"]
+SKY_WORDS = frozenset({"nasa", "astronomy", "apod", "telescope", "hubble", "jwst", "galaxy", "nebula", "planet", "planetary", "rover", "mars",
+                       "space", "satellite", "asteroid", "comet", "solar", "esa"})
+SKY_IMAGES = ["orion-nebula", "andromeda-galaxy", "pillars-of-creation", "jupiter-great-red-spot", "saturn-rings", "crab-nebula",
+              "gale-crater-panorama", "milky-way-core", "total-solar-eclipse", "carina-nebula"]
 # as many settings as a seeded collection holds records, so that no name needs a number to be unique
 SETTINGS = [("log_level", "info", "warning"), ("request_timeout_seconds", "30", "10"), ("max_connections", "100", "50"),
             ("default_region", "eu-west-1", "us-east-1"), ("feature_new_checkout", "true", "false"), ("retention_days", "90", "30"),
@@ -3150,7 +3159,9 @@ def _model(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str]:
 
 
 def _image(rng: random.Random, ctx: ValueContext, n: int) -> str:
-    return ctx.shared(n, "image", lambda: f"{_nth(IMAGES, n, '-')}.{rng.choice(['png', 'jpg', 'webp'])}")
+    # a space agency's pictures are of the sky and the planets (NASA's picture of the day had been a company logo)
+    names = SKY_IMAGES if ctx.scope & SKY_WORDS else IMAGES
+    return ctx.shared(n, "image", lambda: f"{_nth(names, n, '-')}.{rng.choice(['png', 'jpg', 'webp'])}")
 
 
 def _setting(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, str]:
