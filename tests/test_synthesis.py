@@ -2132,3 +2132,22 @@ def test_a_space_agencys_pictures_are_of_the_sky_and_a_forecasters_predictions_n
                    "a forecast with their estimates.")]
     plan = infer_plan(_server("Chronulus", tools), "chronulus")
     assert all(e.topic != "weather" for e in plan.entities), [(e.collection, e.topic) for e in plan.entities]
+
+
+def test_linear_algebra_and_a_search_engines_ranking_rules_are_no_shop_league_or_picture() -> None:
+    """A matrix's rank had been a league table, its QR decomposition a QR-code picture, a vector's dot
+    product a shop's goods with a price; Meilisearch's ranking rules football clubs with points."""
+    tools = [_tool("create_tensor", {"name": S, "shape": {"type": "array", "items": {"type": "integer"}},
+                                     "values": {"type": "array", "items": {"type": "number"}}}, ["name", "shape", "values"],
+                   "Creates a new tensor and stores it in memory."),
+             _tool("rank", {"name": S}, ["name"], "Computes the rank of a stored matrix."),
+             _tool("qr_decompose", {"name": S}, ["name"], "Computes the QR decomposition of a stored matrix."),
+             _tool("vector_dot_product", {"name_a": S, "name_b": S}, ["name_a", "name_b"], "Computes the dot product of two stored vectors.")]
+    plan = infer_plan(_server("Scientific Computation", tools), "sci")
+    topics = {t.name: next(e.topic for e in plan.entities if e.collection == t.collection) for t in plan.tools if t.collection}
+    assert not {"standing", "image", "product"} & set(topics.values()), topics
+    meili = [_tool("get-ranking-rules", {"indexUid": S}, ["indexUid"], "Get the ranking rules setting"),
+             _tool("update-ranking-rules", {"indexUid": S, "value": {"type": "array", "items": S}}, ["indexUid", "value"],
+                   "Update the ranking rules setting")]
+    plan = infer_plan(_server("Meilisearch", meili), "meili")
+    assert all(e.topic != "standing" for e in plan.entities), [(e.collection, e.topic) for e in plan.entities]

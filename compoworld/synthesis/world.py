@@ -1227,14 +1227,25 @@ WEAK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 # scan is no security scan; a Docker image is no picture.
 GAME_WORDS = frozenset({"game", "games", "eve", "steam", "skin", "skins", "osrs", "runescape", "minecraft", "pokemon", "mtg",
                         "isk", "albion", "warframe", "csgo", "cs2", "dota", "boardgame", "boardgamegeek"})
+# the words of linear algebra and vector calculus: their products, ranks and decompositions are computations
+# ("cross" is a cross-chain bridge's too, "gradient" a colour's, "curl" an HTTP client's)
+LINEAR_ALGEBRA = frozenset({"matrix", "matrices", "tensor", "tensors", "dot", "determinant", "eigen", "eigenvalue", "eigenvector",
+                            "decompose", "decomposition", "orthonormal", "laplacian", "divergence"})
 RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "model": (frozenset({"model"}), frozenset({"mental", "mentalmodel", "note", "anki", "flashcard", "card", "thought", "thinking", "framework",
                                                "dashboard", "chart", "vizro", "mesh", "blender", "unity", "schema", "config", "configuration", "state"})),
     "scan": (frozenset({"scan"}), frozenset({"key", "keys", "redis", "cursor", "barcode", "qr", "qrcode"})),
     # an app's permissions (Google Play's CAMERA, LOCATION) are no grants to a user
     "permission": (frozenset({"permission"}), frozenset({"app", "apps", "android", "apk", "play", "ios"})),
-    # a container image is no picture
-    "image": (frozenset({"image"}), frozenset({"docker", "dockerfile", "container", "podman", "registry", "repository", "oci"})),
+    # a container image is no picture, a matrix's QR decomposition no QR code
+    "image": (frozenset({"image", "qr"}), frozenset({"docker", "dockerfile", "container", "podman", "registry", "repository", "oci"} | LINEAR_ALGEBRA)),
+    # a vector's dot product is no shop's goods
+    "product": (frozenset({"product"}), LINEAR_ALGEBRA),
+    # a matrix's rank and a search engine's ranking rules are no league table
+    "standing": (frozenset({"rank", "ranking"}), LINEAR_ALGEBRA | frozenset({"meilisearch", "typesense", "algolia", "elasticsearch", "searchable",
+                                                                             "relevance"})),
+    # a field's rate of change (a Laplacian, a divergence) is no exchange rate
+    "rate": (frozenset({"rate"}), LINEAR_ALGEBRA),
     # a game's market (EVE Online, RuneScape, a board game's) trades items, not stocks or coins
     "price": (frozenset({"price", "market", "trade", "trading", "coin", "token", "share"}), GAME_WORDS),
     "chain": (frozenset({"chain", "block", "token", "coin"}), GAME_WORDS),
@@ -1251,11 +1262,11 @@ RULED_OUT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # an asylum, a loan or a job application is no software
     "app": (frozenset({"application"}), frozenset({"rsd", "asylum", "refugee", "loan", "job", "visa", "grant", "permit", "admission"})),
     # a forecasting agent's forecast (Chronulus' experts' predictions, a probability) is no weather
-    "weather": (frozenset({"forecast"}), frozenset({"prediction", "predictor", "forecaster", "expert", "experts", "probability", "agent"})),
+    "weather": (frozenset({"forecast"}), frozenset({"prediction", "predictor", "forecaster", "expert", "experts", "probability"})),
     # a mind map or a site map is no place
     "place": (frozenset({"map"}), frozenset({"mind", "mindmap", "sitemap", "site", "heatmap", "heat", "roadmap", "source", "sourcemap"})),
 }
-SERVICE_RULES_OUT = frozenset({"price", "chain", "image", "media"})
+SERVICE_RULES_OUT = frozenset({"price", "chain", "image", "media", "standing"})
 # the records of a family a service's words rule out: its archetype's (finance's are price quotes)
 FAMILY_ARCHETYPE = {"finance": "price"}
 # where the service's own name or description may say it (a Kubernetes service's instances are servers); a
