@@ -2151,3 +2151,15 @@ def test_linear_algebra_and_a_search_engines_ranking_rules_are_no_shop_league_or
                    "Update the ranking rules setting")]
     plan = infer_plan(_server("Meilisearch", meili), "meili")
     assert all(e.topic != "standing" for e in plan.entities), [(e.collection, e.topic) for e in plan.entities]
+
+
+def test_a_diagram_editors_shape_categories_are_shape_libraries() -> None:
+    """draw.io's shape categories had been news sections (Technology, Markets, Politics)."""
+    from compoworld.synthesis.world import CATEGORY_NAMES, CATEGORY_SCOPES
+
+    tools = [_tool("get_shape_categories", {}, [], "Retrieve all available shape categories from the diagram's library.")]
+    env = Environment([build_service(infer_plan(_server("Draw.io Diagramming", tools), "drawio"))], seed=4)
+    got = env.step({"name": "drawio__get_shape_categories", "arguments": {}})
+    assert got.ok and got.data["items"], got.content
+    names = {row["name"] for row in got.data["items"]}
+    assert names <= set(CATEGORY_SCOPES[0][1]) and not names & set(CATEGORY_NAMES), names

@@ -3614,9 +3614,26 @@ def _binary_symbol(r: random.Random, c: ValueContext, n: int) -> tuple[str, int,
 CATEGORY_NAMES = ["Technology", "Business", "Markets", "Science", "Health", "Education", "Entertainment", "Sports", "Travel",
                   "Politics", "Design", "Security"]
 TAG_NAMES = ["urgent", "internal", "customer", "follow-up", "billing", "onboarding", "security", "roadmap", "bug", "feature"]
+# the categories of a service's own kind of thing: a diagram editor's shape libraries, a shop's departments, a
+# cookbook's courses (draw.io's shape categories had been news sections: Technology, Markets, Politics)
+CATEGORY_SCOPES: list[tuple[frozenset[str], list[str]]] = [
+    (frozenset({"drawio", "diagram", "diagrams", "diagramming", "shape", "shapes", "mermaid", "excalidraw", "visio", "lucidchart", "plantuml"}),
+     ["General", "Flowchart", "UML", "Entity Relation", "BPMN", "Network", "AWS", "Azure", "Kubernetes", "Mockups", "Arrows", "Basic"]),
+    (frozenset({"recipe", "recipes", "meal", "meals", "cooking", "cuisine"}),
+     ["Breakfast", "Dessert", "Vegetarian", "Seafood", "Pasta", "Chicken", "Beef", "Side", "Starter", "Vegan", "Lamb", "Miscellaneous"]),
+    (frozenset({"shop", "shopify", "woocommerce", "ecommerce", "marketplace", "merchant"}),
+     ["Electronics", "Home & Kitchen", "Clothing", "Books", "Sports & Outdoors", "Toys", "Beauty", "Garden", "Office", "Grocery",
+      "Pet Supplies", "Automotive"]),
+]
+
+
+def _category_names(c: ValueContext) -> list[str]:
+    return next((names for keys, names in CATEGORY_SCOPES if c.scope & keys), CATEGORY_NAMES)
+
+
 # a category or a tag is its name, one of the usual ones, never "Category 3"
 FAMILY_STR["tag"] = [(NAMES | {"tag", "label", "category", "hashtag"},
-                      lambda r, c, p, n: _nth(CATEGORY_NAMES if "category" in words(c.entity) else TAG_NAMES, n, "-"))]
+                      lambda r, c, p, n: _nth(_category_names(c) if "category" in words(c.entity) else TAG_NAMES, n, "-"))]
 
 FAMILY_STR["binary"] = [
     ({"address", "ea", "start", "offset", "addr"}, lambda r, c, p, n: f"0x{_binary_symbol(r, c, n)[1]:08X}"),
