@@ -2163,3 +2163,23 @@ def test_a_diagram_editors_shape_categories_are_shape_libraries() -> None:
     assert got.ok and got.data["items"], got.content
     names = {row["name"] for row in got.data["items"]}
     assert names <= set(CATEGORY_SCOPES[0][1]) and not names & set(CATEGORY_NAMES), names
+
+
+def test_a_bound_on_when_a_record_started_filters_by_it() -> None:
+    """Airflow's `get_dag_runs(start_date_gte=...)` had been read as a "start" of `date_gte` and ignored:
+    a run that started in October was listed for runs started after March."""
+    D = {"type": "string", "format": "date-time"}
+    tools = [_tool("get_dags", {}, [], "List DAGs"),
+             _tool("get_dag_runs", {"dag_id": S, "start_date_gte": D, "start_date_lte": D, "end_date_gte": D}, ["dag_id"],
+                   "Get DAG runs by ID")]
+    plan = infer_plan(_server("Apache Airflow", tools), "airflow")
+    runs = next(t for t in plan.tools if t.name == "get_dag_runs")
+    roles = {p.name: (p.role, p.field) for p in runs.params}
+    assert roles["start_date_gte"] == ("min", "started_at") and roles["start_date_lte"] == ("max", "started_at"), roles
+    assert roles["end_date_gte"] == ("min", "ended_at"), roles
+    env = Environment([build_service(plan)], seed=4)
+    dag = next(iter(env.services["airflow"].db["runs"]))["dag_id"]
+    everything = env.step({"name": "airflow__get_dag_runs", "arguments": {"dag_id": dag, "start_date_gte": "2000-01-01T00:00:00Z"}})
+    assert everything.ok and everything.data["items"], everything.content
+    later = env.step({"name": "airflow__get_dag_runs", "arguments": {"dag_id": dag, "start_date_gte": "2099-01-01T00:00:00Z"}})
+    assert later.ok and later.data["items"] == [], later.content

@@ -1262,6 +1262,7 @@ def _constrained(p: PInfo) -> bool:
 
 
 _THAN = re.compile(r"^(.+)_(lower|less|greater|more|higher)_than$")
+_BOUND_SUFFIX = re.compile(r"^(.+)_(gte|lte|gt|lt)$")
 _RANGE = re.compile(r"^(min|max|from|to|start|end|since|until|after|before)_(.+)$|^(.+)_(min|max|from|to|start|end|after|before|since|until|gte|lte|gt|lt)$")
 
 
@@ -1281,8 +1282,10 @@ def _range_field(p: PInfo) -> tuple[str, str] | None:
     m = _RANGE.match(p.snake)
     if not m:
         return None
-    if m.group(1):
+    if m.group(1) and not _BOUND_SUFFIX.match(p.snake):
         bound, fld = m.group(1), m.group(2)
+    elif m.group(1):  # `start_date_gte`: a lower bound on the start date, not a "start" of `date_gte`
+        fld, bound = _BOUND_SUFFIX.match(p.snake).groups()  # type: ignore[union-attr]
     else:
         fld, bound = m.group(3), m.group(4)
     if fld in ("date", "time", "datetime") or (p.type == "string" and p.sem not in ("date", "datetime")):
@@ -1334,6 +1337,18 @@ def _price_histories(infos: list[TInfo]) -> None:
                 and (t.head is None or t.head in PRICE_HEADS or t.head in HISTORY_WORDS or t.head in INTERVAL_WORDS) \
                 and any(set(p.words) & SYMBOL_PARAMS for p in t.params if p.required):
             t.head = PRICE_HISTORY
+
+
+# when a record started or ended, by the names a bound may give it (Airflow's `start_date_gte` bounds a
+# run's `started_at`; it had filtered nothing)
+_WHEN_FIELDS = {"start": ("started_at", "starts_at", "start_time", "start_date"), "end": ("ended_at", "ends_at", "end_time", "end_date")}
+
+
+def _when_field(name: str, e: EntityPlan) -> str | None:
+    head, _, rest = name.partition("_")
+    if head not in _WHEN_FIELDS or rest not in ("", "date", "time", "datetime", "at"):
+        return None
+    return next((f for f in _WHEN_FIELDS[head] if e.field(f) is not None), None)
 
 
 def _date_field(name: str) -> str:
@@ -1575,7 +1590,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             rf = _range_field(p)
             pp.field = rf[1] if rf else None
             if e is not None and pp.field and e.field(pp.field) is None:
-                alt = next((f.name for f in e.fields if f.name.startswith(pp.field) or f.name.endswith(pp.field)), None)
+                alt = next((f.name for f in e.fields if f.name.startswith(pp.field) or f.name.endswith(pp.field)), None) or _when_field(pp.field, e)
                 datey = p.sem in ("date", "datetime") or p.type == "string"
                 pp.field = alt or ("created_at" if e.field("created_at") and datey else None)
             if pp.field is None:

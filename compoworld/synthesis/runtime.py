@@ -481,7 +481,11 @@ class CompiledService(Service):
             elif p.role in ("min", "max") and p.field:
                 rows = [r for r in rows if _in_range(r.get(p.field), v, p.role)]
         if e.world and not rows:
-            rows = self._derived_hits(t, e, args)
+            # what the outside world holds lies within the bounds asked for too (no run started in October
+            # for runs started after March)
+            rows = [r for r in self._derived_hits(t, e, args)
+                    if all(_in_range(r.get(p.field), args[p.name], p.role) for p in t.params
+                           if p.role in ("min", "max") and p.field and args.get(p.name) is not None)]
         query = next((args[p.name] for p in t.params if p.role == "query" and isinstance(args.get(p.name), str)), None)
         if query and query.strip():
             rows = search(rows, query)
