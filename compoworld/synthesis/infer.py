@@ -1282,10 +1282,11 @@ def _range_field(p: PInfo) -> tuple[str, str] | None:
     m = _RANGE.match(p.snake)
     if not m:
         return None
-    if m.group(1) and not _BOUND_SUFFIX.match(p.snake):
+    suffix = _BOUND_SUFFIX.match(p.snake)
+    if suffix:  # `start_date_gte`: a lower bound on the start date, not a "start" of `date_gte`
+        fld, bound = suffix.groups()
+    elif m.group(1):
         bound, fld = m.group(1), m.group(2)
-    elif m.group(1):  # `start_date_gte`: a lower bound on the start date, not a "start" of `date_gte`
-        fld, bound = _BOUND_SUFFIX.match(p.snake).groups()  # type: ignore[union-attr]
     else:
         fld, bound = m.group(3), m.group(4)
     if fld in ("date", "time", "datetime") or (p.type == "string" and p.sem not in ("date", "datetime")):

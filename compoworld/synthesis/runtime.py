@@ -478,14 +478,9 @@ class CompiledService(Service):
                 rows = [r for r in rows if matches(r.get(p.field), v, exact=True)]
             elif p.role == "filter" and p.field:
                 rows = [r for r in rows if matches(r.get(p.field), v)]
-            elif p.role in ("min", "max") and p.field:
-                rows = [r for r in rows if _in_range(r.get(p.field), v, p.role)]
+        rows = [r for r in rows if _in_bounds(t, args, r)]
         if e.world and not rows:
-            # what the outside world holds lies within the bounds asked for too (no run started in October
-            # for runs started after March)
-            rows = [r for r in self._derived_hits(t, e, args)
-                    if all(_in_range(r.get(p.field), args[p.name], p.role) for p in t.params
-                           if p.role in ("min", "max") and p.field and args.get(p.name) is not None)]
+            rows = self._derived_hits(t, e, args)
         query = next((args[p.name] for p in t.params if p.role == "query" and isinstance(args.get(p.name), str)), None)
         if query and query.strip():
             rows = search(rows, query)
@@ -517,7 +512,11 @@ class CompiledService(Service):
             return []
         named = {p.field: args[p.name] for p in t.params if p.role in ("ref", "filter") and p.field
                  and isinstance(args.get(p.name), (str, int, list)) and not isinstance(args.get(p.name), bool)}
-        return [self._derive(e, named, i) for i in range(WORLD_HITS)] if named and not not_in_world(e.topic, named) else []
+        if not named or not_in_world(e.topic, named):
+            return []
+        # what the outside world holds lies within the bounds asked for too (no run started in October for
+        # runs started after March)
+        return [row for row in (self._derive(e, named, i) for i in range(WORLD_HITS)) if _in_bounds(t, args, row)]
 
     def _derive_or_refuse(self, e: EntityPlan, known: dict[str, Any]) -> Record:
         why = not_in_world(e.topic, known)
@@ -567,9 +566,10 @@ class CompiledService(Service):
         if not changes:
             fields = [p.name for p in t.params if p.role in ("field", "ref")]
             raise ToolError(f"nothing to update: give at least one of {', '.join(fields)}" if fields else "this tool has nothing it can update")
-        if not any(p.role == "key" for p in t.params) and len(table) == 0:
+        keyed = any(p.role == "key" for p in t.params)
+        if not keyed and len(table) == 0:
             return self._create(t, e, args)
-        if not any(p.role == "key" for p in t.params) and _sets_current(t):
+        if not keyed and _sets_current(t):
             # `set_current_location(address)`, `switch_repository(repo_path)`: what is given is the new current
             # value, never a condition that finds the record to change (the current one, the latest)
             row = list(table)[-1]
@@ -730,6 +730,12 @@ EXTENSION_OF_KIND = {"material": "mat", "prefab": "prefab", "scene": "unity", "s
                      "sprite": "png", "shader": "shader", "animation": "anim", "animationclip": "anim", "animatorcontroller": "controller",
                      "audioclip": "wav", "audio": "wav", "model": "fbx", "mesh": "fbx", "font": "ttf", "physicmaterial": "physicMaterial"}
 _FILE_NAME = re.compile(r"\.(?:%s)$" % "|".join(sorted(set(EXTS) | set(EXT_MIME), key=len, reverse=True)))  # the extensions `world` draws for files of no known kind
+
+
+def _in_bounds(t: ToolPlan, args: dict[str, Any], row: Record) -> bool:
+    """Whether a record lies within the range bounds a listing was given (`created_after`, `start_date_gte`)."""
+    return all(_in_range(row.get(p.field), args[p.name], p.role) for p in t.params
+               if p.role in ("min", "max") and p.field and args.get(p.name) is not None)
 
 
 # a tool that sets what is current (`set_current_location`, `switch_repository`, `set_active_project`)
