@@ -35,6 +35,9 @@ tool through `Environment.step`, as an agent would. One check per failure family
 - keyspace: a key-value store's commands act on one keyspace as the store's own do (kv.py);
 - home: a Home Assistant switches the entity its spec names (off reads off, toggled reads on) and does
   not find one that does not exist (home.py);
+- tensors: a tensor store's computations answer what NumPy computes for the tensors the check stored
+  (sums, products, inverses, determinants, ranks, eigenvalues, singular values), refuse what the
+  shapes do not allow, and its stores, scalings and deletions are what its views then show (tensor.py);
 - git: a git client stages what it adds, commits what is staged (the log shows it, the status no
   longer does), refuses an empty commit and a checkout of a branch that does not exist (git.py);
 - sees_writes also reads a count (`count_documents`) before and after a create: one more.
@@ -56,6 +59,8 @@ from datetime import datetime
 from typing import Any, Iterable, Literal
 from zoneinfo import ZoneInfo
 
+import numpy as np
+
 from compoworld.services.environment import SEP, Environment, Observation
 from compoworld.services.json_schema import fits, main_type, sample
 from compoworld.synthesis.compute import epoch_conversion
@@ -68,6 +73,7 @@ from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
 from compoworld.synthesis.clinical import WORKED, clinical_formula
 from compoworld.synthesis.git import REPO_PATH, git_command, is_git
+from compoworld.synthesis.tensor import is_tensor_store, name_params as tensor_name_params, tensor_command
 from compoworld.synthesis.home import home_command, is_home
 from compoworld.synthesis.kv import is_kv_store, kv_command, key_param as kv_key_param
 from compoworld.synthesis.world import PLACEHOLDER, PRICE_FIELDS
@@ -95,6 +101,7 @@ NOUN_READS = {"status", "stats", "info", "details", "query"}
 LIST_VERBS = {"list", "search", "find", "query", "browse", "filter", "discover", "lookup_many"}
 CREATE_VERBS = {"create", "add", "new", "insert", "register", "post", "upload", "save", "write", "put", "store", "record", "log",
                 "append", "upsert"}
+MATH_OBJECTS = {"matrix", "vector", "tensor", "basis", "polynomial", "fraction"}
 ARITH_VERBS = {"add", "subtract", "multiply", "divide", "sum", "log"}  # `log(x, base)` of numbers is a logarithm
 KEY_TAILS = {"id", "key", "uuid", "slug", "symbol", "ticker", "path", "url", "name", "email", "username", "code", "handle", "isbn", "doi"}
 KEY_NAMES = {"path", "file_path", "filepath", "filename", "file_name", "url", "uri", "symbol", "ticker", "email", "username",
@@ -142,7 +149,9 @@ class ToolIntent:
                       if w != verb and len(w) > 2 and (i > after or (w not in WRITE_VERBS and w not in READ_VERBS))}
         content = [singular(w) for w in ws if singular(w) in self.nouns and w not in ATTR_WORDS]
         self.head = content[-1] if content else None
-        self.arith = verb in ARITH_VERBS and numeric_only
+        # `add_matrices(name_a, name_b)`, `change_basis(name, new_basis)`: arithmetic on mathematical objects,
+        # however they are given, answers a result and stores nothing
+        self.arith = (verb in ARITH_VERBS and numeric_only) or (verb in ARITH_VERBS | {"change"} and self.head in MATH_OBJECTS)
         self.write = verb in WRITE_VERBS and not self.arith
         self.read = verb in READ_VERBS
         last = ws[-1] if ws else ""
@@ -1061,12 +1070,15 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     # so are a git client's, by what git does to one repository (`git`)
     git_commands = {n: c for n, t in tools.items() if (c := git_command(t.name))} \
         if is_git(set(words(server.name)) | set(words(server.description or "")), [t.name for t in server.tools]) else {}
+    # and a tensor store's, by what NumPy computes (`tensors`)
+    tensor_commands = {n: c for n, t in tools.items() if (c := tensor_command(t.name))} \
+        if is_tensor_store([t.name for t in server.tools]) else {}
     # reads before writes, deletes last: every read sees the seeded records
     for name, tool in sorted(tools.items(), key=lambda kv: (specs[kv[0]].destructive, not specs[kv[0]].read_only, kv[0])):
         spec = specs[name]
         _check_kind(name, spec, intents[name], rec)
         _check_output_fields(env, cls.name, name, spec, tool, rec)
-        if name in commands or name in git_commands:
+        if name in commands or name in git_commands or name in tensor_commands:
             continue
         _check_keyed(env, cls.name, name, spec, intents[name], rec)
         _check_object_input(env, cls.name, name, spec, tool, rec)
@@ -1081,7 +1093,105 @@ def check_fidelity(cls: type[Service], server: ServerSpec, seed: int = 7) -> lis
     _check_keyspace(cls, seed, tools, commands, rec)
     _check_home(cls, seed, server, tools, rec)
     _check_git(cls, seed, tools, git_commands, rec)
+    _check_tensors(cls, seed, tools, tensor_commands, rec)
     return rec.checks
+
+
+def _check_tensors(cls: type[Service], seed: int, tools: dict[str, ToolIn], commands: dict[str, str], rec: _Rec) -> None:
+    """A tensor store's tools compute what NumPy computes (tensor.py). The check stores its own tensors
+    with the store's create tool (a 2x2 matrix and another, a singular one, a 2x3 one, two 3-vectors),
+    then each computation must answer NumPy's numbers for them (the sum, the product, the inverse, the
+    determinant, the rank, the eigenvalues, the singular values, R's diagonal up to sign, the
+    projection, the dot and cross products), refuse a non-square determinant, a singular inverse and a
+    name the store does not hold; a view answers what was stored, an in-place scaling is what the view
+    then shows, and a deleted tensor is gone. Arguments go by the spec's own parameter names."""
+    if not commands:
+        return
+    env, svc = Environment([cls], seed=seed), cls.name
+    by_cmd = {c: n for n, c in commands.items()}
+    problems: dict[str, list[str]] = {n: [] for n in commands}
+    if "create_tensor" not in by_cmd:
+        for n in commands:
+            rec.add("tensors", n, "skip", "the spec has no tool that stores a tensor")
+        return
+
+    def call(cmd: str, *names: str, **given: Any) -> Observation | None:
+        tool = by_cmd.get(cmd)
+        if tool is None:
+            return None
+        props = tools[tool].input_schema.get("properties") or {}
+        args: dict[str, Any] = dict(zip(tensor_name_params(props), names))
+        for want, v in given.items():
+            p = next((p for p in props if snake(p) == want and p not in args), None)
+            if p is not None:
+                args[p] = v
+        return _call(env, svc, tool, args)
+
+    def numbers(obs: Observation | None) -> list[float]:
+        return [float(x) for x in _scalars(obs.data, -8) if isinstance(x, (int, float)) and not isinstance(x, bool)] \
+            if obs is not None and obs.ok else []
+
+    def expect(cmd: str, ok: bool, why: str) -> None:
+        if cmd in by_cmd and not ok:
+            problems[by_cmd[cmd]].append(why)
+
+    def holds(cmd: str, obs: Observation | None, want: Any, what: str) -> None:
+        """The answer's numbers are NumPy's (all of them, in order, for a whole result; among them for a few)."""
+        if obs is None:
+            return
+        flat = [float(x) for x in np.asarray(want, dtype=float).reshape(-1)]
+        got = numbers(obs)
+        ok = obs.ok and (len(got) >= len(flat)) and any(all(abs(got[i + j] - flat[j]) < 1e-6 for j in range(len(flat)))
+                                                       for i in range(len(got) - len(flat) + 1))
+        expect(cmd, ok, f"{what}: expected {flat[:6]}, got " + (f"{got[:6]}" if obs.ok else f"an error ({obs.error})"))
+
+    def among(cmd: str, obs: Observation | None, want: Iterable[float], what: str) -> None:
+        if obs is None:
+            return
+        got = numbers(obs)
+        missing = [w for w in want if not any(abs(abs(g) - abs(w)) < 1e-6 for g in got)]
+        expect(cmd, obs.ok and not missing, f"{what}: {missing[:3]} not in the answer" if obs.ok else f"{what}: an error ({obs.error})")
+
+    a, b = np.array([[4.0, 7.0], [2.0, 6.0]]), np.array([[1.0, 2.0], [3.0, 4.0]])
+    sing, wide, u, w = np.array([[1.0, 2.0], [2.0, 4.0]]), np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0])
+    for name, t in (("zq_a", a), ("zq_b", b), ("zq_s", sing), ("zq_p", wide), ("zq_u", u), ("zq_w", w)):
+        made = call("create_tensor", name, shape=list(t.shape), values=[float(x) for x in t.reshape(-1)], data=[float(x) for x in t.reshape(-1)])
+        expect("create_tensor", made is not None and made.ok, f"storing a {t.shape} tensor failed: {made.error if made else ''}")
+    bad = call("create_tensor", "zq_bad", shape=[2, 2], values=[1.0, 2.0, 3.0], data=[1.0, 2.0, 3.0])
+    expect("create_tensor", bad is not None and not bad.ok, "3 values were stored as a 2x2 tensor")
+    holds("view_tensor", call("view_tensor", "zq_a"), a, "the view of a stored 2x2 matrix")
+    holds("add_matrices", call("add_matrices", "zq_a", "zq_b"), a + b, "A + B")
+    holds("subtract_matrices", call("subtract_matrices", "zq_a", "zq_b"), a - b, "A - B")
+    holds("multiply_matrices", call("multiply_matrices", "zq_a", "zq_b"), a @ b, "A @ B")
+    holds("transpose", call("transpose", "zq_p"), wide.T, "the transpose of a 2x3 matrix")
+    holds("matrix_inverse", call("matrix_inverse", "zq_a"), np.linalg.inv(a), "the inverse of A")
+    holds("determinant", call("determinant", "zq_a"), np.linalg.det(a), "det(A)")
+    holds("rank", call("rank", "zq_s"), np.linalg.matrix_rank(sing), "the rank of a singular 2x2 matrix")
+    among("compute_eigen", call("compute_eigen", "zq_a"), [float(x.real) for x in np.linalg.eigvals(a)], "A's eigenvalues")
+    among("svd_decompose", call("svd_decompose", "zq_p"), list(np.linalg.svd(wide, compute_uv=False)), "the singular values")
+    among("qr_decompose", call("qr_decompose", "zq_a"), list(np.diag(np.linalg.qr(a)[1])), "R's diagonal")
+    holds("vector_dot_product", call("vector_dot_product", "zq_u", "zq_w"), u @ w, "u . w")
+    holds("vector_cross_product", call("vector_cross_product", "zq_u", "zq_w"), np.cross(u, w), "u x w")
+    holds("vector_project", call("vector_project", "zq_u", new_vector=list(w), onto=list(w)), (u @ w) / (w @ w) * w, "u projected onto w")
+    basis = np.array([[1.0, 1.0], [0.0, 1.0]])
+    holds("change_basis", call("change_basis", "zq_a", new_basis=basis.tolist(), basis=basis.tolist()), np.linalg.inv(basis) @ a @ basis,
+          "A in a new basis")
+    found = call("find_orthonormal_basis", "zq_s")
+    expect("find_orthonormal_basis", found is not None and found.ok and len(numbers(found)) == 2
+           and abs(math.hypot(*numbers(found)) - 1) < 1e-6, "a rank-1 matrix's column space has one unit basis vector")
+    for cmd, name, why in (("determinant", "zq_p", "the determinant of a 2x3 matrix"), ("matrix_inverse", "zq_s", "the inverse of a singular matrix"),
+                           ("view_tensor", "zq_unknown_4711", "a tensor that was never stored"),
+                           ("add_matrices", "zq_unknown_4711", "a sum with a tensor that was never stored")):
+        refused = call(cmd, name, name)
+        expect(cmd, refused is None or not refused.ok, f"{why} was answered")
+    if (scaled := call("scale_matrix", "zq_b", scale_factor=2.0, factor=2.0, in_place=True)) is not None:
+        holds("scale_matrix", scaled, 2 * b, "B scaled by 2")
+        holds("scale_matrix", call("view_tensor", "zq_b"), 2 * b, "B after scaling it in place")
+    if (gone := call("delete_tensor", "zq_u")) is not None:
+        expect("delete_tensor", gone.ok, f"deleting a stored tensor failed: {gone.error}")
+        expect("delete_tensor", not (call("view_tensor", "zq_u") or Observation("", False, "", {})).ok, "a deleted tensor is still viewed")
+    for n in commands:
+        rec.add("tensors", n, "fail" if problems[n] else "pass", "; ".join(problems[n][:2]))
 
 
 _GIT_ARGS = {"repo": ("repo_path", "repository", "repo", "repository_path", "repo_url", "cwd", "path", "directory"),

@@ -21,6 +21,8 @@ from compoworld.synthesis import compute
 from compoworld.synthesis.browser import browser_entity, browser_kind, is_browser
 from compoworld.synthesis.home import COMMANDS as HOME_COMMANDS, HOME_ENTITY_SEM, home_command, home_entity, is_home
 from compoworld.synthesis.git import COMMANDS as GIT_COMMANDS, GIT_REPO_SEM, git_command, git_entities, is_git, repo_param
+from compoworld.synthesis.tensor import COMMANDS as TENSOR_COMMANDS, TENSOR_NAME_SEM, is_tensor_store, name_params as tensor_name_params, \
+    tensor_command, tensor_entity
 from compoworld.synthesis.kv import COMMANDS as KV_COMMANDS, KV_KEY_SEM, is_kv_store, key_param, kv_command, kv_entity
 from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_entity, sql_kind, statement_param
 from compoworld.synthesis.loader import ServerSpec, ToolIn
@@ -242,6 +244,7 @@ class TInfo:
     kv: str | None = None  # the command a tool of a key-value store runs on its keyspace (kv.py)
     home: str | None = None  # the command a tool of a home automation service runs on its home (home.py)
     git: str | None = None  # the command a tool of a git client runs on its repository (git.py)
+    tensor: str | None = None  # the command a tool of a tensor store runs on its named tensors (tensor.py)
     counts: bool = False  # named for a count of its records (`count_documents`, `get_transaction_count`): `_counts`
 
 
@@ -866,6 +869,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _browser_session(infos)
     _sql_database(infos)
     _kv_store(infos)
+    _tensor_store(infos)
     _home_automation(infos, server_words | set(words(server.description or "")))
     _git_repository(infos, server_words | set(words(server.description or "")))
     _counts(infos)
@@ -914,6 +918,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         plans_e[_own("kv")] = kv_entity()
     if any(t.op == "home" for t in infos):
         plans_e[_own("home")] = home_entity()
+    if any(t.op == "tensor" for t in infos):
+        plans_e[_own("tensor")] = tensor_entity()
     if any(t.op == "git" for t in infos):
         for i, ep in enumerate(git_entities()):  # its files (the tools' collection), commits and branches
             plans_e[_own("git" if i == 0 else ep.collection)] = ep
@@ -938,7 +944,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
 
 # the ops whose tools run on a store the runtime keeps for the service (a browser session, a database,
 # a keyspace, a home, a repository), not on records of an entity
-STORE_OPS = ("browser", "sql", "kv", "home", "git")
+STORE_OPS = ("browser", "sql", "kv", "home", "git", "tensor")
 
 
 def _own(kind: str) -> str:
@@ -1609,12 +1615,12 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         op = "list"  # `get_config()`, `printEnv()`, `debug_mcp_config()`: the whole configuration, not one setting of it
     read_only = op in ("get", "list", "count", "lookup", "compute") or t.browser in ("read", "screenshot") or t.sql in ("read", "tables", "describe") \
         or (t.kv is not None and KV_COMMANDS[t.kv][1]) or (t.home is not None and HOME_COMMANDS[t.home]) \
-        or (t.git is not None and GIT_COMMANDS[t.git])
+        or (t.git is not None and GIT_COMMANDS[t.git]) or (t.tensor is not None and TENSOR_COMMANDS[t.tensor])
     plan = ToolPlan(name=t.exposed, original=t.tool.name, description=_description(t), input_schema=schema, output_schema={},
                     op=op, collection=e.collection if e else None, params=params, target_status=t.target, compute=t.compute,
                     read_only=read_only, destructive=op == "delete",
                     idempotent=op in ("get", "list", "count", "lookup", "compute", "update", "delete", "world_model") or read_only,
-                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv, home=t.home, git=t.git)
+                    verb=t.verb or "", many=t.batch, browser=t.browser, sql=t.sql, kv=t.kv, home=t.home, git=t.git, tensor=t.tensor)
     plan.output_schema = output_schema(plan, e, service)
     return plan
 
@@ -1885,7 +1891,22 @@ def _kv_store(infos: list[TInfo]) -> None:
         _run_commands(infos, "kv", kv_command, key_param, KV_KEY_SEM)
 
 
-def _run_commands(infos: list[TInfo], op: Literal["kv", "home", "git"], command_of: Callable[[str], str | None],
+def _tensor_store(infos: list[TInfo]) -> None:
+    """A service whose tools create named tensors and compute with them (`create_tensor`, `add_matrices`,
+    `determinant`) holds one store of tensors: those tools compute on it with NumPy (tensor.py). Every
+    parameter naming a stored tensor (`name_a`, `name_b`) is sampled from the store's names."""
+    if not is_tensor_store([t.tool.name for t in infos]):
+        return
+    _run_commands(infos, "tensor", tensor_command, lambda cmd, props: None, TENSOR_NAME_SEM)
+    for t in infos:
+        if t.op == "tensor":
+            named = set(tensor_name_params(t.tool.input_schema.get("properties") or {}))
+            for p in t.params:
+                if p.name in named and t.tensor != "create_tensor":
+                    p.sem = TENSOR_NAME_SEM
+
+
+def _run_commands(infos: list[TInfo], op: Literal["kv", "home", "git", "tensor"], command_of: Callable[[str], str | None],
                   key_of: Callable[[str, dict[str, Any]], str | None], key_sem: str) -> None:
     """Each tool a command names runs it on the service's one store (a keyspace, a home): its op is
     `op`, the command is kept in the tool's field of that name, and the parameter naming one of the

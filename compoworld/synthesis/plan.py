@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Op = Literal["create", "get", "list", "count", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv", "home", "git"]
+Op = Literal["create", "get", "list", "count", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv", "home", "git", "tensor"]
 Fidelity = Literal["faithful", "structural", "simulated"]
 ParamRole = Literal[
     "key",  # locates the target record (with the other keys)
@@ -87,6 +87,7 @@ class ToolPlan(BaseModel):
     kv: str | None = None  # the command a tool of a key-value store runs (op "kv"; kv.py)
     home: str | None = None  # the command a tool of a home automation service runs (op "home"; home.py)
     git: str | None = None  # the command a tool of a git client runs on its repository (op "git"; git.py)
+    tensor: str | None = None  # the command a tool of a tensor store runs (op "tensor"; tensor.py)
     fidelity: Fidelity | None = None  # set after the fidelity checks (fidelity.py); None: not checked
 
     @property

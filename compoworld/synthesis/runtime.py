@@ -14,7 +14,7 @@ from compoworld.services.json_schema import InvalidValue, compile_validator, fit
 from compoworld.services.service import Record, Service, Table
 from compoworld.services.tool import ArgumentError, NotFoundError, ToolError, ToolSpec
 from compoworld.synthesis.browser import run_browser
-from compoworld.synthesis import git, home, kv
+from compoworld.synthesis import git, home, kv, tensor
 from compoworld.synthesis.sql import SQL_SEMS, SQL_TABLES, examples, run_sql, seed_tables
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.filesystem import FILE_TOPICS, entries
@@ -72,6 +72,9 @@ class CompiledService(Service):
             if e.collection == kv.KV_KEYS:  # a keyspace: the world's sessions, users, queues and settings
                 out[e.collection] = kv.seed_keys(gen.world, gen.rng, gen.now)
                 continue
+            if e.collection == tensor.TENSORS:  # a tensor store: worked-example matrices and vectors
+                out[e.collection] = tensor.seed_tensors()
+                continue
             if e.collection == home.HOME_ENTITIES:  # a home: its lights, switches, sensors, lock and automations
                 out[e.collection] = home.seed_entities(gen.rng, gen.now)
                 continue
@@ -113,6 +116,8 @@ class CompiledService(Service):
             return kv.examples(list(self.db[kv.KV_KEYS]), rng)
         if sem == home.HOME_ENTITY_SEM and home.HOME_ENTITIES in self.db:
             return home.examples(list(self.db[home.HOME_ENTITIES]), rng)
+        if sem == tensor.TENSOR_NAME_SEM and tensor.TENSORS in self.db:
+            return tensor.examples(list(self.db[tensor.TENSORS]), rng)
         if sem == git.GIT_REPO_SEM and git.GIT_FILES in self.db:
             return git.examples(rng)
         if sem not in SQL_SEMS or SQL_TABLES not in self.db:
@@ -218,6 +223,8 @@ class CompiledService(Service):
             return home.run_home(self, t, args)
         if op == "git":
             return git.run_git(self, t, args)
+        if op == "tensor":
+            return tensor.run_tensor(self, t, args)
         assert e is not None, f"tool {name} has no collection"
         args = _unwrapped(t, args)
         if op == "create":

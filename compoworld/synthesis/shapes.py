@@ -67,6 +67,10 @@ def output_schema(t: ToolPlan, e: EntityPlan | None, service: str) -> dict[str, 
         from compoworld.synthesis.git import git_output
 
         return git_output(t)
+    if t.op == "tensor":
+        from compoworld.synthesis.tensor import tensor_output
+
+        return tensor_output(t)
     if e is None:
         return {"type": "object"}
     if t.op == "count":
