@@ -527,6 +527,26 @@ def test_indicators_and_series_whose_words_name_other_things() -> None:
     assert promised_value("Fetch balance of power") is None and promised_value("Get the balance of a wallet") == "balance"
 
 
+def test_a_market_data_services_williams_r_and_standard_deviation_are_indicator_series() -> None:
+    """FMP's `getWilliams(symbol, periodLength, timeframe)` ("Calculate the Williams %R for a stock") and
+    `getStandardDeviation` had answered stock quotes (a price, a volume): no indicator. They answer the
+    symbol's dated series, Williams %R between -100 and 0, a standard deviation in the quote's currency."""
+    ind = {"symbol": {"type": "string", "description": "Stock symbol"}, "periodLength": {"type": "number"},
+           "timeframe": {"type": "string", "description": "Timeframe (1min, 5min, 1hour, 1day)"}}
+    req = ["symbol", "periodLength", "timeframe"]
+    tools = [_tool("getWilliams", ind, req, "Calculate the Williams %R for a stock using the FMP Williams %R API."),
+             _tool("getStandardDeviation", ind, req, "Calculate the standard deviation for a stock using the FMP Standard Deviation API."),
+             _tool("getQuote", {"symbol": S}, ["symbol"], "Get a real-time stock quote.")]
+    env = Environment([build_service(infer_plan(_server("Financial Modeling Prep", tools), "fmp"))], seed=2)
+    args = {"symbol": "AAPL", "periodLength": 14, "timeframe": "1day"}
+    for tool, name, lo, hi in (("getWilliams", "Williams %R", -100, 0), ("getStandardDeviation", "Standard Deviation", 0, 50)):
+        obs = env.step({"name": f"fmp__{tool}", "arguments": args})
+        assert obs.ok, obs.error
+        series = obs.data["items"][0] if "items" in obs.data else obs.data
+        assert series["name"] == name and series["symbol"] == "AAPL" and not {"price", "volume"} & set(series), (tool, series)
+        assert len(series["data"]) >= 5 and all(lo <= p["value"] <= hi for p in series["data"]), (tool, series["data"])
+
+
 def test_a_sports_services_games_and_players() -> None:
     """In a baseball service a box score is a game between two teams with its score, a player an athlete
     of a team with a position, and a team's leaders players' season statistics: not a film with a genre,

@@ -1319,7 +1319,7 @@ PAGE_READS = frozenset({"fetch", "scrape", "crawl", "crawling", "scraper", "unbl
 # `natural_gas()` and `federal_funds_rate()` dated series: their words ("balance of power", "rate of
 # change", "gas") had made them stock quotes, balances, exchange rates and on-chain transfers
 INDICATOR_CODES = frozenset({"apo", "ppo", "roc", "rocr", "bop", "mfi", "dx", "dm", "trange", "natr", "willr", "mom", "ultosc", "adxr",
-                             "cmo", "cci", "trix"})
+                             "cmo", "cci", "trix", "williams", "william", "stddev", "stdev", "deviation"})
 SERIES_PHRASES = ("natural gas", "federal funds", "retail sales", "durable goods", "durables")
 # what a service says of itself that makes its exchanges and indexes a stock market's
 STOCK_CONTEXT = STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}
@@ -1397,7 +1397,7 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
     if chain and all("gas" in words(t) for t in e.texts):
         topic = "gas_price" if any({"price", "fee", "fees"} & set(words(t.split(" ", 1)[0])) for t in e.texts) else "gas_estimate"
         tfields = GAS_TOPICS[topic]
-    if (e.name in INDICATOR_CODES and keyed_by_ticker) or (not chain and all(any(p in t.lower().replace("_", " ") for p in SERIES_PHRASES) for t in e.texts)):
+    if (e.name in INDICATOR_CODES and (keyed_by_ticker or "symbol" in fields)) or (not chain and all(any(p in t.lower().replace("_", " ") for p in SERIES_PHRASES) for t in e.texts)):
         topic, tfields = "series", TOPIC_FIELDS["series"]
     if topic in ("document", "result", "") and not e.owned and any(f.role == "key" and (f.sem == "url" or f.name in ("url", "uri"))
                                                              for f in fields.values()) \

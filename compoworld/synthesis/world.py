@@ -287,7 +287,8 @@ def _price(p: float) -> float:
 # (lo, hi = None). (names, label, lo, hi, unit, interval)
 SERIES_LEVELS: list[tuple[frozenset[str], str, float | None, float | None, str, str]] = [
     (frozenset({"rsi", "stoch", "stochf", "stochrsi", "mfi", "adx", "adxr", "dx", "di", "ultosc", "aroon"}), "", 15, 85, "index (0-100)", "daily"),
-    (frozenset({"willr"}), "Williams %R", -90, -10, "index (-100-0)", "daily"),
+    (frozenset({"willr", "williams", "william"}), "Williams %R", -90, -10, "index (-100-0)", "daily"),
+    (frozenset({"stddev", "stdev", "deviation"}), "Standard Deviation", 0.8, 7.5, "USD", "daily"),
     (frozenset({"cci", "cmo", "aroonosc"}), "", -120, 120, "index", "daily"),
     (frozenset({"macd", "macdext", "apo", "ppo", "mom", "roc", "rocr", "trix", "bop"}), "", -4, 4, "", "daily"),
     (frozenset({"atr", "natr", "trange", "dm"}), "", 1, 9, "USD", "daily"),
