@@ -2071,6 +2071,37 @@ def test_a_bulk_read_answers_many_records() -> None:
     assert len({r["symbol"] for r in got.data["items"]}) == len(got.data["items"]), got.content
 
 
+def test_a_threat_intelligence_platforms_indicators_malware_and_actors_are_stix_objects() -> None:
+    """OpenCTI's `search_indicators(query)` had answered dated metric series, `get_latest_reports` ops
+    metrics, `search_malware` and `search_threat_actors` generic search hits. They answer indicators with
+    a detection pattern, malware families, threat actors with aliases and reports on intrusions, and a
+    search finds what it names."""
+    q = {"query": {"type": "string"}, "first": {"type": "number"}}
+    tools = [_tool("search_indicators", q, ["query"], "Search for indicators in OpenCTI"),
+             _tool("search_malware", q, ["query"], "Search for malware in OpenCTI"),
+             _tool("search_threat_actors", q, ["query"], "Search for threat actors in OpenCTI"),
+             _tool("get_latest_reports", {"first": {"type": "number"}}, [], "Get the latest reports from OpenCTI"),
+             _tool("list_marking_definitions", {}, [], "List all marking definitions")]
+    server = _server("OpenCTI", tools)
+    server.description = "Retrieve threat intelligence data from OpenCTI: reports, indicators, malware and threat actors."
+    env = Environment([build_service(infer_plan(server, "cti"))], seed=4)
+
+    def items(tool: str, **args: Any) -> list[dict[str, Any]]:
+        obs = env.step({"name": f"cti__{tool}", "arguments": args})
+        assert obs.ok, obs.error
+        return obs.data["items"]
+
+    indicators = items("search_indicators", query="Emotet")
+    assert indicators and all("Emotet" in i["name"] and i["pattern"].startswith("[") and i["pattern_type"] == "stix" for i in indicators)
+    assert not {"data", "interval", "unit"} & set(indicators[0])
+    assert {m["malware_types"] for m in items("search_malware", query="LockBit")} == {"ransomware"}
+    actors = items("search_threat_actors", query="APT28")
+    assert actors and "Fancy Bear" in actors[0]["aliases"] and not {"url", "snippet", "score"} & set(actors[0])
+    reports = items("get_latest_reports")
+    assert reports and all(r["report_types"].endswith("-report") or r["report_types"] == "malware-analysis" for r in reports)
+    assert {m["definition"] for m in items("list_marking_definitions")} >= {"TLP:RED", "TLP:GREEN"}
+
+
 def test_a_market_data_services_sectors_are_the_markets_sectors() -> None:
     """FMP's `getAvailableSectors` had listed files of placeholder text ("Sector 1, as recorded.") and
     `getAvailableIndustries` stock quotes: they list the sectors and industries stocks are classed in."""

@@ -1054,6 +1054,94 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
 # a service about stocks: its sectors and industries are the market's classes of companies
 MARKET_WORDS = frozenset({"fmp", "stock", "stocks", "equity", "equities", "financial", "finance", "market", "markets", "trading", "investing"})
 # which catalog an entity of a service holds: (the service's words, the entity's names) -> catalog
+# A threat intelligence platform's own records (OpenCTI's STIX objects): reports on intrusions, indicators
+# with their detection patterns, malware families, threat actors, MITRE ATT&CK techniques, campaigns and
+# TLP markings. Its indicators had been dated metric series, its reports ops metrics, its malware and
+# threat actors generic search hits.
+CTI_WORDS = frozenset({"opencti", "stix", "cti"})
+_SHA = "e3b8c1f05a9d47e2b6c4f0d19a7e53c2f8b6d4a1e0c97f3b2a5d8e6c4b1f0a92"
+CATALOGS.update({
+    "cti_report": [dict(zip(("name", "report_types", "published", "confidence", "description"), c)) for c in [
+        ("LockBit 3.0 intrusion at a logistics provider", "threat-report", "2026-01-12T00:00:00Z", 85,
+         "Initial access through an unpatched VPN appliance, Cobalt Strike for lateral movement, LockBit 3.0 deployed by group policy."),
+        ("APT28 spear-phishing against defence suppliers", "threat-report", "2026-01-20T00:00:00Z", 75,
+         "Lures posing as security alerts deliver a credential harvester; infrastructure overlaps with earlier Sofacy campaigns."),
+        ("QakBot resurgence after the takedown", "malware-analysis", "2026-02-03T00:00:00Z", 70,
+         "New QakBot builds spread by OneNote attachments and hijacked email threads; C2 on residential proxies."),
+        ("Scattered Spider help-desk social engineering", "threat-report", "2026-02-10T00:00:00Z", 80,
+         "Callers impersonate employees to reset MFA, then use remote monitoring tools for persistence."),
+        ("Log4Shell exploitation by a Mirai variant", "vulnerability-report", "2026-02-17T00:00:00Z", 65,
+         "Vulnerable Java services are exploited to enrol IoT devices in a Mirai botnet used for DDoS."),
+        ("Lazarus Group fake job offers to developers", "threat-report", "2026-02-24T00:00:00Z", 75,
+         "Coding tests shared over messaging apps install a backdoor that steals browser credentials and crypto wallets."),
+    ]],
+    "cti_indicator": [dict(zip(("name", "pattern", "pattern_type", "indicator_types", "valid_from", "x_opencti_score"), c)) for c in [
+        ("Emotet C2 server 185.220.101.47", "[ipv4-addr:value = '185.220.101.47']", "stix", "malicious-activity", "2026-01-14T08:00:00Z", 85),
+        ("QakBot loader SHA-256", f"[file:hashes.'SHA-256' = '{_SHA}']", "stix", "malicious-activity", "2026-02-03T10:30:00Z", 90),
+        ("Phishing domain login-microsoft-verify.com", "[domain-name:value = 'login-microsoft-verify.com']", "stix", "phishing",
+         "2026-01-20T09:15:00Z", 75),
+        ("Cobalt Strike beacon URL", "[url:value = 'http://45.137.22.19/submit.php']", "stix", "malicious-activity", "2026-01-12T14:00:00Z", 80),
+        ("LockBit ransom note", "[file:name = 'Restore-My-Files.txt']", "stix", "malicious-activity", "2026-01-12T16:45:00Z", 70),
+        ("APT28 phishing sender", "[email-addr:value = 'security-alert@mail-notif.com']", "stix", "attribution", "2026-01-20T11:00:00Z", 60),
+        ("Mirai scanner YARA rule", 'rule Mirai_Scanner { strings: $a = "/bin/busybox MIRAI" condition: $a }', "yara", "malicious-activity",
+         "2026-02-17T07:20:00Z", 65),
+        ("Tor exit node 104.244.76.13", "[ipv4-addr:value = '104.244.76.13']", "stix", "anomalous-activity", "2026-02-01T00:00:00Z", 40),
+    ]],
+    "cti_malware": [dict(zip(("name", "malware_types", "is_family", "first_seen", "description"), c)) for c in [
+        ("Emotet", "trojan", True, "2014-06-01T00:00:00Z", "Banking trojan turned loader, spread by malicious email attachments."),
+        ("QakBot", "trojan", True, "2008-01-01T00:00:00Z", "Loader and banking trojan that hijacks email threads to spread."),
+        ("LockBit 3.0", "ransomware", True, "2022-06-01T00:00:00Z", "Ransomware-as-a-service that encrypts and steals data for double extortion."),
+        ("Cobalt Strike", "backdoor", True, "2012-01-01T00:00:00Z", "Commercial red-team framework whose beacons are widely abused for lateral movement."),
+        ("Agent Tesla", "spyware", True, "2014-01-01T00:00:00Z", "Keylogger and credential stealer sold as a service."),
+        ("Mirai", "bot", True, "2016-08-01T00:00:00Z", "IoT botnet malware that brute-forces telnet and launches DDoS attacks."),
+        ("BlackCat", "ransomware", True, "2021-11-01T00:00:00Z", "Rust-written ransomware-as-a-service also known as ALPHV."),
+    ]],
+    "cti_actor": [dict(zip(("name", "aliases", "sophistication", "primary_motivation", "first_seen", "description"), c)) for c in [
+        ("APT28", "Fancy Bear, Sofacy, Sednit", "expert", "organizational-gain", "2004-01-01T00:00:00Z",
+         "State-sponsored group attributed to Russia's GRU, known for spear-phishing and credential theft."),
+        ("Lazarus Group", "Hidden Cobra, ZINC", "expert", "personal-gain", "2009-01-01T00:00:00Z",
+         "North Korean group behind financial theft and attacks on cryptocurrency firms."),
+        ("FIN7", "Carbanak, Carbon Spider", "advanced", "personal-gain", "2015-01-01T00:00:00Z",
+         "Financially motivated group targeting retail and hospitality payment systems."),
+        ("Scattered Spider", "UNC3944, Octo Tempest", "intermediate", "personal-gain", "2022-05-01T00:00:00Z",
+         "Social engineering of help desks to take over identities, then data theft and extortion."),
+        ("APT29", "Cozy Bear, Midnight Blizzard", "expert", "organizational-gain", "2008-01-01T00:00:00Z",
+         "State-sponsored group attributed to Russia's SVR, focused on long-term espionage."),
+        ("Wizard Spider", "UNC1878, Grim Spider", "advanced", "personal-gain", "2016-01-01T00:00:00Z",
+         "Operators of TrickBot and Conti ransomware."),
+    ]],
+    "cti_attack_pattern": [dict(zip(("name", "x_mitre_id", "kill_chain_phase", "description"), c)) for c in [
+        ("Phishing: Spearphishing Attachment", "T1566.001", "initial-access", "Emails with malicious attachments sent to chosen victims."),
+        ("Valid Accounts", "T1078", "initial-access", "Use of stolen or default credentials to get in and stay in."),
+        ("PowerShell", "T1059.001", "execution", "Commands and scripts run through PowerShell."),
+        ("OS Credential Dumping: LSASS Memory", "T1003.001", "credential-access", "Credentials read from the memory of the LSASS process."),
+        ("Remote Services: Remote Desktop Protocol", "T1021.001", "lateral-movement", "Logging in to other hosts over RDP with valid accounts."),
+        ("Data Encrypted for Impact", "T1486", "impact", "Files encrypted to deny access until a ransom is paid."),
+        ("Exfiltration Over C2 Channel", "T1041", "exfiltration", "Stolen data sent over the command and control channel."),
+    ]],
+    "cti_campaign": [dict(zip(("name", "first_seen", "last_seen", "objective", "description"), c)) for c in [
+        ("Operation Dream Job", "2020-06-01T00:00:00Z", "2026-02-24T00:00:00Z", "Steal credentials and funds from developers",
+         "Fake recruiters lure engineers into running trojanized coding tests."),
+        ("SolarWinds Compromise", "2019-09-01T00:00:00Z", "2021-01-01T00:00:00Z", "Long-term access to government networks",
+         "A backdoored software update gave access to thousands of organisations."),
+        ("Help-desk takeover wave", "2025-11-01T00:00:00Z", "2026-02-10T00:00:00Z", "Extortion of retailers",
+         "MFA resets by phone followed by data theft."),
+        ("QakBot OneNote wave", "2026-01-15T00:00:00Z", "2026-02-03T00:00:00Z", "Initial access for ransomware affiliates",
+         "OneNote attachments in hijacked threads drop QakBot."),
+    ]],
+    "cti_marking": [dict(zip(("definition", "definition_type", "x_opencti_color", "x_opencti_order"), c)) for c in [
+        ("TLP:CLEAR", "TLP", "#ffffff", 1), ("TLP:GREEN", "TLP", "#2e7d32", 2), ("TLP:AMBER", "TLP", "#d84315", 3),
+        ("TLP:AMBER+STRICT", "TLP", "#d84315", 4), ("TLP:RED", "TLP", "#c62828", 5), ("PAP:GREEN", "PAP", "#2e7d32", 2),
+    ]],
+    "cti_connector": [dict(zip(("name", "connector_type", "connector_scope", "active"), c)) for c in [
+        ("MITRE ATT&CK", "EXTERNAL_IMPORT", "attack-pattern,intrusion-set,malware,tool", True),
+        ("AlienVault OTX", "EXTERNAL_IMPORT", "indicator,report", True),
+        ("VirusTotal", "INTERNAL_ENRICHMENT", "StixFile,Artifact,IPv4-Addr,Domain-Name,Url", True),
+        ("AbuseIPDB", "INTERNAL_ENRICHMENT", "IPv4-Addr", True),
+        ("Export File STIX", "INTERNAL_EXPORT_FILE", "application/json", True),
+        ("ImportFile PDF Observables", "INTERNAL_IMPORT_FILE", "application/pdf", False),
+    ]],
+})
 CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"circuit"}), "f1_circuit"),
     (frozenset({"f1", "formula1", "openf1", "ergast"}), frozenset({"season"}), "f1_season"),
@@ -1083,6 +1171,14 @@ CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (frozenset({"comexstat", "comex"}), frozenset({"system", "nbm", "ncm", "heading"}), "hs_heading"),
     (frozenset({"comexstat", "comex"}), frozenset({"block", "bloc"}), "trade_bloc"),
     (frozenset({"met", "metropolitan"}), frozenset({"object"}), "met_object"),
+    (CTI_WORDS, frozenset({"report"}), "cti_report"),
+    (CTI_WORDS, frozenset({"indicator"}), "cti_indicator"),
+    (CTI_WORDS, frozenset({"malware"}), "cti_malware"),
+    (CTI_WORDS, frozenset({"actor"}), "cti_actor"),
+    (CTI_WORDS, frozenset({"pattern"}), "cti_attack_pattern"),
+    (CTI_WORDS, frozenset({"campaign"}), "cti_campaign"),
+    (CTI_WORDS, frozenset({"definition", "marking"}), "cti_marking"),
+    (CTI_WORDS, frozenset({"connector"}), "cti_connector"),
     (MARKET_WORDS, frozenset({"sector"}), "market_sector"),
     (MARKET_WORDS, frozenset({"industry"}), "market_industry"),
 ]
@@ -1096,7 +1192,7 @@ def catalog_of(service_words: set[str], entity: str) -> str | None:
 
 
 # what a catalog's records are called by, for a `name` or `title` field (an F1 result's driver is a person, not a key)
-CATALOG_NAMES = ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome", "industry", "sector")
+CATALOG_NAMES = ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome", "industry", "sector", "definition")
 
 
 def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
