@@ -530,7 +530,8 @@ def test_indicators_and_series_whose_words_name_other_things() -> None:
 def test_a_market_data_services_williams_r_and_standard_deviation_are_indicator_series() -> None:
     """FMP's `getWilliams(symbol, periodLength, timeframe)` ("Calculate the Williams %R for a stock") and
     `getStandardDeviation` had answered stock quotes (a price, a volume): no indicator. They answer the
-    symbol's dated series, Williams %R between -100 and 0, a standard deviation in the quote's currency."""
+    symbol's dated series, Williams %R between -100 and 0, a standard deviation in the quote's currency, at
+    the timeframe asked for in FMP's own names ("1hour", "1day"), which had been ignored."""
     ind = {"symbol": {"type": "string", "description": "Stock symbol"}, "periodLength": {"type": "number"},
            "timeframe": {"type": "string", "description": "Timeframe (1min, 5min, 1hour, 1day)"}}
     req = ["symbol", "periodLength", "timeframe"]
@@ -545,6 +546,9 @@ def test_a_market_data_services_williams_r_and_standard_deviation_are_indicator_
         series = obs.data["items"][0] if "items" in obs.data else obs.data
         assert series["name"] == name and series["symbol"] == "AAPL" and not {"price", "volume"} & set(series), (tool, series)
         assert len(series["data"]) >= 5 and all(lo <= p["value"] <= hi for p in series["data"]), (tool, series["data"])
+    # at FMP's own timeframe names ("1hour"): hourly points, and the record says the timeframe it is shown at
+    hourly = env.step({"name": "fmp__getWilliams", "arguments": dict(args, timeframe="1hour")}).data["items"][0]
+    assert hourly["timeframe"] == "1hour" and "T" in hourly["data"][0]["date"] and hourly["data"][0]["date"] != hourly["data"][1]["date"][:10]
 
 
 def test_a_sports_services_games_and_players() -> None:

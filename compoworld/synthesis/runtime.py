@@ -335,6 +335,9 @@ class CompiledService(Service):
             return answer
         def shown(row: Record) -> Record:
             row = dict(row)
+            for k in row:  # the record says the interval it is shown at (`timeframe`), not the one it was stored at
+                if snake(k) in INTERVAL_ARGS and k != "interval" and isinstance(row[k], str):
+                    row[k] = given
             rng = rng_for(self.ctx.seed, self.name, e.collection, f"{row.get('id')}@{given}")
             coherent_candles(row, rng, self.ctx.clock.start, given)
             coherent_series(row, rng, self.ctx.clock.start, e.entity, given)

@@ -244,7 +244,10 @@ INTERVALS = {"1m": timedelta(minutes=1), "5m": timedelta(minutes=5), "15m": time
              "1w": timedelta(weeks=1), "1mo": timedelta(days=30), "1M": timedelta(days=30),
              "1min": timedelta(minutes=1), "5min": timedelta(minutes=5), "15min": timedelta(minutes=15), "30min": timedelta(minutes=30),
              "60min": timedelta(hours=1), "daily": timedelta(days=1), "weekly": timedelta(weeks=1), "monthly": timedelta(days=30),
-             "quarterly": timedelta(days=91), "annual": timedelta(days=365)}
+             "quarterly": timedelta(days=91), "annual": timedelta(days=365),
+             # FMP's timeframes ("1min, 5min, 15min, 30min, 1hour, 4hour, 1day")
+             "1hour": timedelta(hours=1), "4hour": timedelta(hours=4), "1day": timedelta(days=1), "1week": timedelta(weeks=1),
+             "1month": timedelta(days=30)}
 CANDLES = 10
 
 
