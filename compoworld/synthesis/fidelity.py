@@ -1128,8 +1128,16 @@ def _check_tensors(cls: type[Service], seed: int, tools: dict[str, ToolIn], comm
         return _call(env, svc, tool, args)
 
     def numbers(obs: Observation | None) -> list[float]:
-        return [float(x) for x in _scalars(obs.data, -8) if isinstance(x, (int, float)) and not isinstance(x, bool)] \
-            if obs is not None and obs.ok else []
+        """Every number of an answer in order, however deep (eigenvectors lie three levels down)."""
+        def flat(v: Any) -> Iterable[float]:
+            if isinstance(v, dict):
+                v = list(v.values())
+            if isinstance(v, list):
+                for x in v:
+                    yield from flat(x)
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                yield float(v)
+        return list(flat(obs.data)) if obs is not None and obs.ok else []
 
     def expect(cmd: str, ok: bool, why: str) -> None:
         if cmd in by_cmd and not ok:

@@ -1897,16 +1897,18 @@ def _tensor_store(infos: list[TInfo]) -> None:
     parameter naming a stored tensor (`name_a`, `name_b`) is sampled from the store's names."""
     if not is_tensor_store([t.tool.name for t in infos]):
         return
-    _run_commands(infos, "tensor", tensor_command, lambda cmd, props: None, TENSOR_NAME_SEM)
     for t in infos:
-        if t.op == "tensor":
-            named = set(tensor_name_params(t.tool.input_schema.get("properties") or {}))
-            for p in t.params:
-                if p.name in named and t.tensor != "create_tensor":
-                    p.sem = TENSOR_NAME_SEM
+        cmd = tensor_command(t.tool.name)
+        if cmd is None:
+            continue
+        t.op, t.head, t.tensor = "tensor", None, cmd
+        named = set(tensor_name_params(t.tool.input_schema.get("properties") or {})) if cmd != "create_tensor" else set()
+        for p in t.params:
+            if p.name in named:
+                p.sem = TENSOR_NAME_SEM
 
 
-def _run_commands(infos: list[TInfo], op: Literal["kv", "home", "git", "tensor"], command_of: Callable[[str], str | None],
+def _run_commands(infos: list[TInfo], op: Literal["kv", "home", "git"], command_of: Callable[[str], str | None],
                   key_of: Callable[[str, dict[str, Any]], str | None], key_sem: str) -> None:
     """Each tool a command names runs it on the service's one store (a keyspace, a home): its op is
     `op`, the command is kept in the tool's field of that name, and the parameter naming one of the

@@ -109,14 +109,15 @@ def run_tensor(svc: Any, t: ToolPlan, args: dict[str, Any]) -> dict[str, Any]:
     props = t.input_schema.get("properties") or {}
     cmd = t.tensor or ""
     stored = {r["name"]: r for r in table}
-    named = [args.get(p) for p in name_params(props)]
+    params = name_params(props)
+    named = [args.get(p) for p in params]
 
     def arg(*names: str, default: Any = None) -> Any:
         return next((args[p] for p in props if snake(p) in names and args.get(p) is not None), default)
 
     def need(i: int = 0) -> tuple[str, np.ndarray]:
         if i >= len(named) or not isinstance(named[i], str) or not named[i]:
-            raise ToolError(f"give the name of a stored tensor in '{name_params(props)[i] if i < len(name_params(props)) else 'name'}'")
+            raise ToolError(f"give the name of a stored tensor in '{params[i] if i < len(params) else 'name'}'")
         rec = stored.get(named[i])
         if rec is None:
             raise NotFoundError(f"no tensor named '{named[i]}' in the store (stored: {', '.join(sorted(stored)) or 'none'})")
