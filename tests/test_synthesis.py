@@ -2238,3 +2238,111 @@ def test_a_bound_on_when_a_record_started_filters_by_it() -> None:
     assert everything.ok and everything.data["items"], everything.content
     later = env.step({"name": "airflow__get_dag_runs", "arguments": {"dag_id": dag, "start_date_gte": "2099-01-01T00:00:00Z"}})
     assert later.ok and later.data["items"] == [], later.content
+
+
+def test_a_trends_aggregators_rankings_are_hot_lists_and_a_games_hiscores_its_best_players() -> None:
+    """Trends Hub's `get_bilibili_rank()` had answered one football club of a league table and
+    `get_weibo_trending()` one headline; RuneScape's `get_top_rankings` football clubs too. A hot list is
+    many headlines with their source; a game's hiscores are its players, best first, with falling experience."""
+    rank_type = {"type": {"anyOf": [{"const": 0, "type": "number"}, {"const": 1, "type": "number"}]}}
+    tools = [_tool("get-bilibili-rank", rank_type, [], "获取哔哩哔哩视频排行榜"),
+             _tool("get-weibo-trending", {}, [], "获取微博热搜榜")]
+    server = _server("Trends Hub", tools)
+    server.description = "Aggregate trending topics from various platforms in one place: real-time hot lists."
+    env = Environment([build_service(infer_plan(server, "trends_hub"))], seed=3)
+    for tool in ("get_bilibili_rank", "get_weibo_trending"):
+        obs = env.step({"name": f"trends_hub__{tool}", "arguments": {}})
+        assert obs.ok, obs.error
+        rows = obs.data["items"]
+        assert len(rows) > 1 and all(r["title"] and r["url"] and r["published_at"] for r in rows), rows
+        assert not {"team", "played", "wins", "points"} & set(rows[0]), rows[0]
+    game = _server("RuneScape OSRS", [_tool("get_top_rankings", {"name": {"type": "string"}, "gameMode": {"type": "string"}},
+                                            ["name", "gameMode"], "Get the top rankings of a skill or activity from the hiscores")])
+    game.description = "Old School RuneScape data: hiscores, items and prices."
+    env = Environment([build_service(infer_plan(game, "osrs"))], seed=3)
+    obs = env.step({"name": "osrs__get_top_rankings", "arguments": {"name": "Overall", "gameMode": "osrs"}})
+    assert obs.ok, obs.error
+    rows = obs.data["items"]
+    assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) > 1, rows
+    assert all(a["xp"] > b["xp"] for a, b in zip(rows, rows[1:])) and all(r["player"] and 1 <= r["level"] <= 99 for r in rows), rows
+    assert not {"team", "played", "points"} & set(rows[0]), rows[0]
+
+
+def test_a_companys_esg_rating_is_three_scores_and_a_grade_and_a_coin_has_no_company_profile() -> None:
+    """FMP's `getESGRatings(symbol)` had answered stock quotes (a price and a volume), and Alpha Vantage's
+    `company_overview(symbol)` gave SOL (a coin) a company in education with 42 employees. An ESG rating
+    is the company's three scores, their mean and the grade it earns; a coin is refused by name."""
+    sym = {"symbol": {"type": "string", "description": "Stock symbol"}}
+    fmp = _server("Financial Modeling Prep", [_tool("getESGRatings", sym, ["symbol"], "Access comprehensive ESG ratings for companies and funds.")])
+    env = Environment([build_service(infer_plan(fmp, "financial_modeling_prep"))], seed=2)
+    obs = env.step({"name": "financial_modeling_prep__getESGRatings", "arguments": {"symbol": "IBM"}})
+    assert obs.ok, obs.error
+    rows = obs.data["items"]
+    assert rows and not {"price", "volume", "change_percent"} & set(rows[0]), rows
+    for r in rows:
+        pillars = [r["environmental_score"], r["social_score"], r["governance_score"]]
+        assert r["symbol"] == "IBM" and r["company_name"] == "International Business Machines Corporation"
+        assert abs(r["esg_score"] - sum(pillars) / 3) < 0.01 and r["esg_rating"] in ("AAA", "AA", "A", "BBB", "BB", "B", "CCC")
+    av = _server("Alphavantage", [_tool("company_overview", {"symbol": {"type": "string"}}, ["symbol"], "Fetch company overview")])
+    env = Environment([build_service(infer_plan(av, "alphavantage"))], seed=2)
+    coin = env.step({"name": "alphavantage__company_overview", "arguments": {"symbol": "SOL"}})
+    assert not coin.ok and "cryptocurrency" in (coin.error or ""), coin
+    apple = env.step({"name": "alphavantage__company_overview", "arguments": {"symbol": "AAPL"}})
+    assert apple.ok and apple.data["name"] == "Apple Inc." and apple.data["city"] == "Cupertino", apple
+    seeded = [r for t in env.services["alphavantage"].db.values() for r in t.rows.values()]
+    assert seeded and not any(str(r.get("symbol")).upper() in ("BTC", "ETH", "SOL", "ADA") for r in seeded), seeded
+
+
+def test_a_call_that_selects_a_record_makes_it_current_and_one_with_nothing_to_set_is_an_action() -> None:
+    """`use_database(database)`, `browser_tab_select(index)` and Kong's `update_service()` (no arguments in
+    its spec) had been updates that refused every call ("this tool has nothing it can update") while marked
+    faithful. A selecting call makes the record it names the current one and an unknown name is not found;
+    a write given nothing to set is a logged action (structural), not an update."""
+    tools = [_tool("list_databases", {}, [], "List all databases"),
+             _tool("use_database", {"database": {"type": "string", "description": "Database name"}}, ["database"],
+                   "Switch to a specific database"),
+             _tool("update_service", {}, [], "Kong Admin API tool for services - update operations")]
+    plan = infer_plan(_server("MongoDB Lens", tools), "mongo")
+    ops = {t.name: t.op for t in plan.tools}
+    assert ops["use_database"] == "update" and ops["update_service"] == "action", ops
+    env = Environment([build_service(plan)], seed=5)
+    dbs = env.step({"name": "mongo__list_databases", "arguments": {}}).data["items"]
+    first, second = dbs[0]["database"], dbs[1]["database"]
+    for name in (first, second):
+        obs = env.step({"name": "mongo__use_database", "arguments": {"database": name}})
+        assert obs.ok and obs.data["current"] is True, obs
+    current = [r["database"] for r in env.step({"name": "mongo__list_databases", "arguments": {}}).data["items"] if r.get("current")]
+    assert current == [second], current
+    missing = env.step({"name": "mongo__use_database", "arguments": {"database": "no_such_db"}})
+    assert not missing.ok and "no_such_db" in (missing.error or "")
+    assert env.step({"name": "mongo__update_service", "arguments": {}}).ok
+
+
+def test_a_weather_services_warnings_stations_and_places_are_its_own() -> None:
+    """IPMA's `get_weather_warnings` had answered temperature readings in London and Sydney, its
+    `get_weather_stations` and `get_locations` hotels and museums with a rating, `get_seismic_data`
+    placeholder text. A warning is an event over an area with a level and a window, a station has its code
+    and height, a place its coordinates, a quake its magnitude: in Portugal, for a Portuguese service."""
+    tools = [_tool("get_weather_warnings", {}, [], "Obter avisos meteorológicos ativos em Portugal"),
+             _tool("get_weather_stations", {}, [], "Obter dados de observação das estações meteorológicas"),
+             _tool("get_locations", {}, [], "Listar todas as cidades/locais disponíveis para previsão"),
+             _tool("get_seismic_data", {"area": {"type": "string"}}, [], "Obter dados sísmicos recentes")]
+    server = _server("IPMA Weather Data", tools)
+    server.description = "Real-time and forecast meteorological data for cities across Portugal: warnings, seismic data, UV index."
+    env = Environment([build_service(infer_plan(server, "ipma"))], seed=6)
+
+    def call(tool: str) -> Any:
+        obs = env.step({"name": f"ipma__{tool}", "arguments": {}})
+        assert obs.ok, obs.error
+        return obs.data
+
+    warnings = call("get_weather_warnings")["items"]
+    assert warnings and all(w["level"] in ("Yellow", "Orange", "Red") and w["ends_at"] > w["starts_at"] and w["event"] for w in warnings), warnings
+    assert not {"temperature_c", "humidity", "rating"} & set(warnings[0])
+    stations = call("get_weather_stations")["items"]
+    assert stations and all(s["station_id"] and s["city"] in s["name"] and isinstance(s["elevation_m"], int) for s in stations), stations
+    places = call("get_locations")["items"]
+    assert {"Lisboa", "Porto", "Faro"} <= {p["name"] for p in places} and all(p["country"] == "PT" and "rating" not in p for p in places), places
+    quake = call("get_seismic_data")
+    quake = quake["items"][0] if "items" in quake else quake
+    assert 0 < quake["magnitude"] < 9 and quake["depth_km"] > 0 and " km " in quake["place"], quake

@@ -31,7 +31,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, METEO_NOUNS, METEO_SERVICES, GAME_WORDS, HISCORE_NOUNS, HISCORE_TOPIC, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -848,6 +848,8 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
                   params=_param_infos(tool))
         if vclass in ("get", "list", "") and _caps_results(t):
             t.plural_noun = True  # `get_command_history(count)`, `fiatMap(limit)`: a read told how many to answer answers many
+        if vclass in ("get", "list", "") and tokens[-1] in LIST_NOUNS and not any(p.required for p in t.params):
+            t.plural_noun = True  # `get_weibo_trending()`, `get_bilibili_rank(type?)`: a hot list is many, not its first entry
         if vclass in ("get", "list", "") and "bulk" in tokens and not any(p.type == "array" for p in t.params):
             t.plural_noun = True  # FMP's `getEODDataBulk(date)`: every symbol's end-of-day prices that day, not one
         if t.verb == "transfer" and (t.head is None or t.head in ASSET_NOUNS):
@@ -924,7 +926,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         for i, ep in enumerate(git_entities()):  # its files (the tools' collection), commits and branches
             plans_e[_own("git" if i == 0 else ep.collection)] = ep
     if any(t.op == "action" for t in infos):
-        plans_e[_own("action")] = EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
+        plans_e[ACTION_KEY] = action_entity()
     if any(t.op == "world_model" for t in infos):
         plans_e[_own("simulation")] = EntityPlan(collection=SIMULATIONS, entity="simulation", prefix="sim", fields=list(SIMULATION_FIELDS), size=0)
 
@@ -954,6 +956,21 @@ def _own(kind: str) -> str:
 
 
 ACTION_KEY = _own("action")
+
+
+def action_entity() -> EntityPlan:
+    """The log of a service's actions: what was asked and when (a call that changes no record of its own)."""
+    return EntityPlan(collection=ACTION_LOG, entity="logged_action", prefix="act", fields=list(ACTION_FIELDS), size=0)
+
+
+# the verbs of a call that makes a record the current one (`switch_dicom_node(node_name)`, `use_database`,
+# `browser_tab_select(index)`); a `set_*` of a path or an address sets a value, selecting no record
+SELECT_VERBS = frozenset({"switch", "select", "use", "change", "choose", "activate", "set"})
+
+
+def _selects(t: TInfo, params: list[ParamPlan]) -> bool:
+    key = next(pp for pp in params if pp.role == "key")
+    return t.verb in SELECT_VERBS and not (t.verb == "set" and (key.field or "").split("_")[-1] in ("path", "url", "uri", "address"))
 
 
 def _resolve(t: TInfo, entities: set[str]) -> None:
@@ -1325,6 +1342,11 @@ SERIES_PHRASES = ("natural gas", "federal funds", "retail sales", "durable goods
 STOCK_CONTEXT = STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}
 # archetypes no record keyed by a ticker belongs to, and the words that make such a record a company's
 OFF_MARKET_TOPICS = frozenset({"person", "message", "media", "document", "place", "config", "resource", ""})
+# names of lists that are singular words (a ranking of videos, what is trending)
+LIST_NOUNS = frozenset({"trending", "rank", "ranking", "leaderboard", "hotlist"})
+# what names a ranking of what is hot on a platform, and what says a service aggregates such lists
+HOT_LIST_NOUNS = frozenset({"rank", "ranking", "trending", "hot"})
+HOT_LIST_WORDS = frozenset({"trend", "trends", "trending", "hotlist", "hot"})
 COMPANY_WORDS = frozenset({"profile", "company", "employee", "executive", "overview", "etf", "fund"})
 # what a tool about prices over time is named for (a history of ratings, grades or trades is none)
 PRICE_HEADS = frozenset({"price", "quote", "chart", "data", "snapshot", "k", "daily", "weekly", "monthly", "intraday", "analysis", "adjusted",
@@ -1394,6 +1416,8 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         # and `getCompanyProfile(symbol)` a company's profile, not a person's
         topic = "company" if named & COMPANY_WORDS else "series" if {"interval", "time_period"} & set(fields) else "price"
         tfields = TOPIC_FIELDS[topic]
+    if "esg" in named and (keyed_by_ticker or context & STOCK_CONTEXT):
+        topic, tfields = "esg", FINANCE_TOPICS["esg"]  # FMP's `getESGRatings(symbol)` had answered stock quotes
     if chain and all("gas" in words(t) for t in e.texts):
         topic = "gas_price" if any({"price", "fee", "fees"} & set(words(t.split(" ", 1)[0])) for t in e.texts) else "gas_estimate"
         tfields = GAS_TOPICS[topic]
@@ -1433,6 +1457,15 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
     if e.name == "channel" and set(words(service)) & CHAT_SERVICES:
         topic, tfields = "chat_channel", CHANNEL_TOPIC  # Slack's channels had been films with a genre
     own_words = set(words(service))  # the service's own name; `context` adds its description
+    if (own_words | context) & METEO_SERVICES and e.name in METEO_NOUNS and not e.owned:
+        topic = f"meteo_{METEO_NOUNS[e.name]}"  # IPMA's warnings had been temperature readings, its stations hotels
+        tfields = TOPIC_FIELDS[topic]
+    if e.name in HISCORE_NOUNS and (own_words | context) & GAME_WORDS:
+        topic, tfields = "hiscore", HISCORE_TOPIC  # RuneScape's top rankings had been football clubs in a league table
+    elif e.name in HOT_LIST_NOUNS and (own_words | context) & HOT_LIST_WORDS and not context & SPORTS_WORDS:
+        # a trends aggregator's rankings (Bilibili's video rank, Douban's hot list) are what is hot there,
+        # headlines with their source: Trends Hub's `get_bilibili_rank` had answered a football league table
+        topic, tfields = "news", TOPIC_FIELDS["news"]
     if chain == "solana" and e.name in SOLANA_TOPICS and not e.owned:
         topic, tfields = f"solana_{e.name}", SOLANA_TOPICS[e.name]  # a node's answers, not people, orders or emails
     catalog = catalog_of(own_words | context, e.name)
@@ -1606,6 +1639,15 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         for pp in params:  # `list_directory(path)` lists what lies in the path, not the record at it
             if pp.field == "path" and pp.role in ("filter", "key"):
                 pp.role = "directory"
+    if t.op == "update" and not any(pp.role in ("field", "ref", "items") for pp in params) \
+            and not (any(pp.role == "key" for pp in params) and _selects(t, params)):
+        # nothing it is given is a value to set (Kong's `update_service()` with no arguments, Firestore's
+        # `server_timestamp(documentPath, fields)`): an action on the record it names, logged, not an update
+        # that refuses every call
+        t.op, t.entity = "action", ACTION_KEY
+        e = ents.setdefault(ACTION_KEY, action_entity())
+        for pp in params:
+            pp.role = "ref" if pp.role == "key" else "arg"
     schema = _annotated_input(t, e, service, ents)
     op: Op = "count" if counting else t.op  # type: ignore[assignment]
     if op == "get" and e is not None and e.world:

@@ -573,10 +573,12 @@ class CompiledService(Service):
         table = self.db[e.collection]
         self._check_refs(t, args)
         changes = {p.field: args[p.name] for p in t.params if p.role in ("field", "ref") and p.field and p.name in args}
-        if not changes:
-            fields = [p.name for p in t.params if p.role in ("field", "ref")]
-            raise ToolError(f"nothing to update: give at least one of {', '.join(fields)}" if fields else "this tool has nothing it can update")
         keyed = any(p.role == "key" for p in t.params)
+        fields = [p.name for p in t.params if p.role in ("field", "ref")]
+        if not fields and keyed:
+            return self._select(t, e, args)
+        if not changes:
+            raise ToolError(f"nothing to update: give at least one of {', '.join(fields)}")
         if not keyed and len(table) == 0:
             return self._create(t, e, args)
         if not keyed and _sets_current(t):
@@ -591,6 +593,20 @@ class CompiledService(Service):
             if p.role == "key" and p.field in changes and changes[p.field] != row.get(p.field) and \
                     _find(table, [(p.name, p.field, changes[p.field])]) is not None:
                 raise ToolError(f"a {e.entity.replace('_', ' ')} with {p.field} {changes[p.field]!r} already exists")
+        if e.field("updated_at") is not None:
+            changes["updated_at"] = self.now()
+        return table.update(row["id"], **changes)
+
+    def _select(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any]) -> Record:
+        """`switch_dicom_node(node_name)`, `use_database(database)`, `browser_tab_select(index)`: the record
+        named becomes the current one (`current: true`), the one that was stops being it; an unknown name is
+        not found and changes nothing."""
+        table = self.db[e.collection]
+        row = self._locate(t, e, args, derive=False)
+        for other in list(table):
+            if other.get(CURRENT) and other["id"] != row["id"]:
+                table.update(other["id"], **{CURRENT: False})
+        changes: dict[str, Any] = {CURRENT: True}
         if e.field("updated_at") is not None:
             changes["updated_at"] = self.now()
         return table.update(row["id"], **changes)
@@ -750,6 +766,7 @@ def _in_bounds(t: ToolPlan, args: dict[str, Any], row: Record) -> bool:
 
 # a tool that sets what is current (`set_current_location`, `switch_repository`, `set_active_project`)
 _SETS_CURRENT = frozenset({"current", "active"})
+CURRENT = "current"  # the field that marks the record a selecting call made the current one
 
 
 def _sets_current(t: ToolPlan) -> bool:

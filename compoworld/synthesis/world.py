@@ -501,6 +501,10 @@ def coherent_listing(row: dict[str, Any], rng: random.Random, n: int) -> None:
         row["revenue_actual"] = round(row["revenue_estimated"] * rng.uniform(0.95, 1.06), 2)
 
 
+# the letter an ESG score earns (MSCI's scale, from leader to laggard)
+ESG_GRADES = [(75.0, "AAA"), (68.0, "AA"), (60.0, "A"), (52.0, "BBB"), (44.0, "BB"), (36.0, "B"), (0.0, "CCC")]
+
+
 def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
     """A statement's lines add up (gross profit within revenue, net income within operating income,
     assets are liabilities plus equity, free cash flow is operating cash flow less capital
@@ -522,6 +526,15 @@ def coherent_report(row: dict[str, Any], rng: random.Random) -> None:
     if all(number(k) for k in ("operating_cash_flow", "capital_expenditure", "free_cash_flow")):
         row["capital_expenditure"] = round(abs(row["operating_cash_flow"]) * rng.uniform(0.1, 0.5), 2)
         row["free_cash_flow"] = round(abs(row["operating_cash_flow"]) - row["capital_expenditure"], 2)
+    pillars = ("environmental_score", "social_score", "governance_score")
+    if all(number(k) for k in pillars):
+        for k in pillars:
+            row[k] = round(rng.uniform(25, 85), 2)
+        mean = sum(row[k] for k in pillars) / 3
+        if number("esg_score"):
+            row["esg_score"] = round(mean, 2)
+        if isinstance(row.get("esg_rating"), str):
+            row["esg_rating"] = next(grade for floor, grade in ESG_GRADES if mean >= floor)
     days = [k for k in ("ex_date", "record_date", "payment_date") if isinstance(row.get(k), str) and len(row[k]) == 10]
     if len(days) == 3:
         ex = datetime.fromisoformat(row["ex_date"])
@@ -824,7 +837,7 @@ GAS_TOPICS: dict[str, list[F]] = {
 }
 TOPIC_FIELDS.update(GAS_TOPICS)
 # archetypes that are a family of their own (their values come from FAMILY_STR and FAMILY_NUM under the topic's name)
-OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel", "assignment"}
+OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel", "assignment", "hiscore"}
 MARKET_INDEXES = [("^GSPC", "S&P 500", "SNP", "USD"), ("^DJI", "Dow Jones Industrial Average", "DJI", "USD"),
                   ("^IXIC", "NASDAQ Composite", "NASDAQ", "USD"), ("^RUT", "Russell 2000", "SNP", "USD"),
                   ("^FTSE", "FTSE 100", "LSE", "GBP"), ("^GDAXI", "DAX", "XETRA", "EUR"), ("^FCHI", "CAC 40", "EURONEXT", "EUR"),
@@ -1242,6 +1255,96 @@ _COUNTRY_BY_NAME = {c[0]: c for c in COUNTRIES}
 # been "Lakeside Athletic 2" with 37 games played).
 CHARACTER_TOPIC: list[F] = [("name", "title", S), ("role", None, S), ("tier", None, S), ("win_rate", None, N), ("pick_rate", None, N),
                             ("ban_rate", None, N)]
+# A game's hiscores (RuneScape's `get_top_rankings(name, gameMode)`): its best players, ranked by the
+# experience they have earned, not a football league table
+HISCORE_NOUNS = frozenset({"rank", "ranking", "leaderboard", "hiscore", "highscore"})
+HISCORE_TOPIC: list[F] = [("rank", None, I), ("player", None, S), ("level", None, I), ("xp", None, I)]
+GAMER_TAGS = ["Lynx Titan", "Zezima", "Iron Hyger", "B0aty", "Woox", "Framed", "Mmorpg", "Settled", "Sick Nerd", "Tania",
+              "Verf", "Odablock"]
+TOPIC_FIELDS["hiscore"] = HISCORE_TOPIC
+
+
+def hiscore_value(name: str, t: str | None, ctx: ValueContext, n: int, rng: random.Random) -> Any:
+    """Record `n`'s place on a game's hiscores: the n+1-th best player, with less experience than those above."""
+    key = snake(name)
+    if t in ("integer", "number") and key in ("rank", "position"):
+        return n + 1
+    if t in ("integer", "number") and key in ("xp", "experience", "score"):
+        return 200_000_000 - n * 9_750_000 - rng.randint(0, 9_000_000)
+    if t in ("integer", "number") and key == "level":
+        return max(1, 99 - n // 5)
+    if t in ("string", None) and key in ("player", "username", "player_name", "display_name"):
+        return _nth(GAMER_TAGS, n)
+    return None
+
+
+# A weather service's alerts, stations, places and earthquakes (IPMA's `get_weather_warnings`, the US
+# National Weather Service's `find_weather_stations`): a warning of an event over an area with a level and
+# a window, an observing station with its code and height, a forecast place with its coordinates, a quake
+# with its magnitude and depth. They had been temperature readings, hotels with ratings and placeholder text.
+METEO_SERVICES = frozenset({"weather", "meteo", "meteorological", "ipma", "noaa", "nws", "openweather", "openweathermap",
+                            "accuweather", "weatherapi", "metoffice"})
+METEO_TOPICS: dict[str, list[F]] = {
+    "warning": [("area", None, S), ("event", None, S), ("severity", None, S), ("level", None, S), ("starts_at", "datetime", S),
+                ("ends_at", "datetime", S), ("description", "text", S)],
+    "station": [("station_id", None, S), ("name", "title", S), ("city", None, S), ("latitude", None, N), ("longitude", None, N),
+                ("elevation_m", None, I)],
+    "location": [("name", "title", S), ("country", None, S), ("latitude", None, N), ("longitude", None, N)],
+    "seismic": [("magnitude", None, N), ("depth_km", None, N), ("place", None, S), ("latitude", None, N), ("longitude", None, N),
+                ("occurred_at", "datetime", S)],
+}
+METEO_NOUNS = {"warning": "warning", "alert": "warning", "station": "station", "location": "location", "city": "location",
+               "seismic": "seismic", "earthquake": "seismic", "quake": "seismic"}
+TOPIC_FIELDS.update({f"meteo_{kind}": fields for kind, fields in METEO_TOPICS.items()})
+# (city, country, latitude, longitude, station code, elevation in m): Portugal's for IPMA, the world's otherwise
+PT_PLACES = [("Lisboa", "PT", 38.7223, -9.1393, "LPPT", 77), ("Porto", "PT", 41.1579, -8.6291, "LPPR", 69),
+             ("Faro", "PT", 37.0194, -7.9304, "LPFR", 4), ("Coimbra", "PT", 40.2033, -8.4103, "COIM", 141),
+             ("Braga", "PT", 41.5454, -8.4265, "BRAG", 190), ("Évora", "PT", 38.5714, -7.9135, "EVOR", 246),
+             ("Funchal", "PT", 32.6669, -16.9241, "LPMA", 58), ("Ponta Delgada", "PT", 37.7412, -25.6756, "LPPD", 79)]
+WORLD_PLACES = [(city, country, *CITY_COORDS[city], f"{city[:3].upper()}{i + 1}", (12, 160, 1609, 56, 150, 24, 34, 2, 15, 77)[i % 10])
+                for i, (city, country) in enumerate(CITIES) if city in CITY_COORDS]
+WEATHER_EVENTS = [("Strong Wind", "Gusts of 70 to 90 km/h expected, locally stronger on high ground."),
+                  ("Heavy Rain", "Persistent rain, at times heavy, with 30 to 50 mm in 6 hours."),
+                  ("Coastal Agitation", "Waves from the northwest of 5 to 6 metres on the western coast."),
+                  ("Heat", "Maximum temperatures between 38 and 41 degrees C; warm nights."),
+                  ("Thunderstorms", "Showers with thunderstorms, possibly with hail and strong gusts."),
+                  ("Fog", "Dense fog reducing visibility below 200 metres."),
+                  ("Snow", "Snowfall above 1,000 metres, 5 to 10 cm accumulating.")]
+WARNING_LEVELS = [("Yellow", "Moderate"), ("Orange", "Severe"), ("Yellow", "Moderate"), ("Red", "Extreme")]
+
+
+def meteo_value(name: str, t: str | None, ctx: ValueContext, n: int, rng: random.Random) -> Any:
+    """Field `name` of record `n` of a weather service's warnings, stations, places or earthquakes, over the
+    service's country (Portugal's cities for IPMA); None for a field such records do not have."""
+    kind = METEO_NOUNS.get(ctx.entity, "")
+    places = PT_PLACES if ctx.scope & {"ipma", "portugal", "portuguese", "portugues"} else WORLD_PLACES
+    city, country, lat, lon, code, elevation = places[n % len(places)]
+    key = snake(name)
+    values: dict[str, Any]
+    if kind == "warning":
+        event, text = WEATHER_EVENTS[n % len(WEATHER_EVENTS)]
+        level, severity = WARNING_LEVELS[n % len(WARNING_LEVELS)]
+        start = ctx.now + timedelta(hours=6 * (n % 8))
+        values = {"area": city, "region": city, "event": event, "type": event, "awareness_type": event, "headline": f"{level} warning: {event} in {city}",
+                  "severity": severity, "level": level, "awareness_level": level.lower(), "starts_at": format_timestamp(start),
+                  "ends_at": format_timestamp(start + timedelta(hours=12 + 6 * (n % 3))), "description": text}
+    elif kind == "station":
+        values = {"station_id": code, "id_estacao": code, "name": f"{city} ({'Airport' if code.startswith('LP') else 'City'})", "city": city,
+                  "latitude": lat, "longitude": lon, "elevation_m": elevation, "elevation": elevation, "country": country}
+    elif kind == "location":
+        values = {"name": city, "city": city, "local": city, "country": country, "latitude": lat, "longitude": lon}
+    elif kind == "seismic":
+        km, bearing = 5 + (n * 7) % 40, ("N", "NE", "E", "SE", "S", "SW", "W", "NW")[n % 8]
+        values = {"magnitude": round(1.2 + (n * 0.7) % 3.4, 1), "depth_km": round(3 + (n * 4.3) % 25, 1), "place": f"{km} km {bearing} of {city}",
+                  "region": city, "latitude": round(lat + 0.1 * ((n % 5) - 2), 4), "longitude": round(lon + 0.1 * ((n % 3) - 1), 4),
+                  "occurred_at": format_timestamp(ctx.now - timedelta(hours=5 + 11 * n))}
+    else:
+        return None
+    if key in values and (t is None or (t in ("integer", "number")) == _is_number(values[key])):
+        return values[key]
+    return None
+
+
 CHARACTER_NOUNS = frozenset({"champion", "hero", "heroe"})  # "heroe": how a plain singular reads "heroes"
 ROSTER_NOUNS = frozenset({"character", "agent"})  # a game's characters only in a game's service
 GAME_SERVICES = frozenset({"valorant", "lol", "dota", "opendota", "overwatch", "opgg", "gg", "tft", "moba", "esports", "smite"})
@@ -1428,6 +1531,10 @@ FINANCE_TOPICS: dict[str, list[F]] = {
     # a listing to come (`getIPOCalendar`): a new company's symbol, its exchange, price range and shares offered
     "ipo": [("symbol", "code", S), ("company", "company_name", S), ("date", "date", S), ("exchange", None, S), ("price_range", None, S),
             ("shares", None, I)],
+    # how a company's environmental, social and governance conduct is rated (FMP's `getESGRatings`): three
+    # scores, their mean and the letter grade it earns, not a stock quote
+    "esg": [("symbol", "code", S), ("company_name", "company_name", S), ("date", "date", S), ("environmental_score", None, N),
+            ("social_score", None, N), ("governance_score", None, N), ("esg_score", None, N), ("esg_rating", None, S)],
     # a symbol's prices over time, one bar per interval (`get_historical_stock_prices`, `fetch_ohlcv`, `get_klines`)
     "price_history": [("symbol", "code", S), ("interval", None, S), ("currency", "currency", S),
                       ("candles", None, {"type": "array", "items": {"type": "object", "properties": {
@@ -1557,6 +1664,8 @@ def _named_kind(own: set[str], context: set[str], finance: bool) -> str | None:
         return "transcript"
     if "insider" in own:
         return "insider_trade"
+    if "esg" in own:
+        return "esg"
     if "dividend" in own:
         return "dividend"
     if "cashflow" in own or {"cash", "flow"} <= own:
@@ -1828,10 +1937,11 @@ COINS = frozenset({s for coins in CRYPTO.values() for s in coins} | {"BTC", "ETH
 STOCKS = [t for t in TICKERS if t not in COINS] + ["JPM", "KO", "DIS", "INTC", "PEP", "V"]
 # a company's filings (a coin's or a stock's prices over time are no filing)
 FILINGS = frozenset(FINANCE_TOPICS) - {"price_history"} | {"financial_statement"}
-EQUITY_TOPICS = FILINGS | ANALYST_TOPICS | {"market_cap", "earnings_transcript"}
+EQUITY_TOPICS = FILINGS | ANALYST_TOPICS | {"market_cap", "earnings_transcript", "company"}
 # how a company's filings read in a sentence (the others read as their names: "income statement")
 EQUITY_WORDS = {"balance_statement": "balance sheet", "stock_split": "stock splits", "insider_trade": "insider trades",
-                "sec_filing": "SEC filings", "financial_statement": "financial statements", "dividend": "dividends"}
+                "sec_filing": "SEC filings", "financial_statement": "financial statements", "dividend": "dividends",
+                "esg": "ESG rating", "company": "company profile"}
 
 
 def not_in_world(topic: str, known: dict[str, Any]) -> str | None:
@@ -1839,7 +1949,7 @@ def not_in_world(topic: str, known: dict[str, Any]) -> str | None:
     sheet and pays no dividend), or None: a lookup answers not-found rather than derive one."""
     symbol = next((v for k, v in known.items() if k in ("symbol", "ticker") and isinstance(v, str)), None)
     # a company's filings (statements, dividends, splits, insider trades): an analyst's view of a coin may exist
-    if topic in FILINGS and symbol is not None and symbol.upper() in COINS:
+    if (topic in FILINGS or topic == "company") and symbol is not None and symbol.upper() in COINS:
         return f"{symbol} is a cryptocurrency, not a company's stock: it has no {EQUITY_WORDS.get(topic, topic.replace('_', ' '))}"
     return None
 
@@ -1850,7 +1960,7 @@ def _symbol(r: random.Random, c: ValueContext) -> str:
     return r.choice(STOCKS if c.equity else TICKERS)
 
 
-PREFIXED_FAMILIES = ("gateway", "ledger", "cluster", "exchange", "research", "solana", "chembl", "catalog", "game_character")
+PREFIXED_FAMILIES = ("gateway", "ledger", "cluster", "exchange", "research", "solana", "chembl", "catalog", "game_character", "meteo")
 
 
 def entity_family(entity: str, collection: str, topic: str) -> str:
@@ -3233,7 +3343,7 @@ def cluster_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ra
 # the value functions of the archetype sets that answer every field of their records (`_hint` asks them first)
 FAMILY_VALUES: dict[str, Callable[[str, str | None, "ValueContext", int, random.Random], Any]] = {
     "ledger": ledger_value, "cluster": cluster_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value, "exchange": exchange_value,
-    "solana": solana_value}
+    "solana": solana_value, "hiscore": hiscore_value, "meteo": meteo_value}
 
 
 def _nth(options: list[Any], n: int, sep: str = " ") -> Any:
