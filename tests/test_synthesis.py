@@ -2283,6 +2283,8 @@ def test_a_companys_esg_rating_is_three_scores_and_a_grade_and_a_coin_has_no_com
         pillars = [r["environmental_score"], r["social_score"], r["governance_score"]]
         assert r["symbol"] == "IBM" and r["company_name"] == "International Business Machines Corporation"
         assert abs(r["esg_score"] - sum(pillars) / 3) < 0.01 and r["esg_rating"] in ("AAA", "AA", "A", "BBB", "BB", "B", "CCC")
+    visa = env.step({"name": "financial_modeling_prep__getESGRatings", "arguments": {"symbol": "V"}})
+    assert visa.ok and visa.data["items"] and {r["symbol"] for r in visa.data["items"]} == {"V"}, visa  # not NVDA's, which holds a V
     av = _server("Alphavantage", [_tool("company_overview", {"symbol": {"type": "string"}}, ["symbol"], "Fetch company overview")])
     env = Environment([build_service(infer_plan(av, "alphavantage"))], seed=2)
     coin = env.step({"name": "alphavantage__company_overview", "arguments": {"symbol": "SOL"}})

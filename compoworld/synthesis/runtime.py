@@ -487,7 +487,7 @@ class CompiledService(Service):
             if p.role in ("ref", "key") and p.field:
                 rows = [r for r in rows if matches(r.get(p.field), v, exact=True)]
             elif p.role == "filter" and p.field:
-                rows = [r for r in rows if matches(r.get(p.field), v)]
+                rows = [r for r in rows if matches(r.get(p.field), v, exact=_names_one(p.field))]
         rows = [r for r in rows if _in_bounds(t, args, r)]
         if e.world and not rows:
             rows = self._derived_hits(t, e, args)
@@ -883,6 +883,14 @@ def _find(table: Table, conds: list[tuple[str, str, Any]]) -> Record | None:
         if all(_equal(row.get(f), v) for _, f, v in conds):
             return row
     return None
+
+
+# fields whose value names one thing: a filter on them is equality (ESG ratings of "V" are Visa's, not NVDA's)
+CODE_FIELDS = frozenset({"symbol", "ticker", "isin", "cusip", "currency", "currency_code"})
+
+
+def _names_one(field: str) -> bool:
+    return field in CODE_FIELDS or field.endswith("_id")
 
 
 def matches(value: Any, wanted: Any, exact: bool = False) -> bool:
