@@ -1259,8 +1259,9 @@ CHARACTER_TOPIC: list[F] = [("name", "title", S), ("role", None, S), ("tier", No
 # experience they have earned, not a football league table
 HISCORE_NOUNS = frozenset({"rank", "ranking", "leaderboard", "hiscore", "highscore"})
 HISCORE_TOPIC: list[F] = [("rank", None, I), ("player", None, S), ("level", None, I), ("xp", None, I)]
-GAMER_TAGS = ["Lynx Titan", "Zezima", "Iron Hyger", "B0aty", "Woox", "Framed", "Mmorpg", "Settled", "Sick Nerd", "Tania",
-              "Verf", "Odablock"]
+# made-up player names (no real player's)
+GAMER_TAGS = ["Ember Wyrm", "Quartz Fox", "Iron Heron", "Mossy Pike", "Tidal Rune", "Slate Owl", "Copper Lynx", "Gale Drake",
+              "Nimbus Elk", "Ashen Crow", "Frost Marten", "Cobalt Hare"]
 TOPIC_FIELDS["hiscore"] = HISCORE_TOPIC
 
 
