@@ -1282,7 +1282,7 @@ def hiscore_value(name: str, t: str | None, ctx: ValueContext, n: int, rng: rand
 # A weather service's alerts, stations, places and earthquakes (IPMA's `get_weather_warnings`, the US
 # National Weather Service's `find_weather_stations`): a warning of an event over an area with a level and
 # a window, an observing station with its code and height, a forecast place with its coordinates, a quake
-# with its magnitude and depth. They had been temperature readings, hotels with ratings and placeholder text.
+# with its magnitude and depth (they had been temperature readings, hotels with ratings and filler records).
 METEO_SERVICES = frozenset({"weather", "meteo", "meteorological", "ipma", "noaa", "nws", "openweather", "openweathermap",
                             "accuweather", "weatherapi", "metoffice"})
 METEO_TOPICS: dict[str, list[F]] = {
