@@ -31,7 +31,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, METEO_NOUNS, METEO_SERVICES, GAME_WORDS, HISCORE_NOUNS, HISCORE_TOPIC, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, DEFAULT_TOPIC, METEO_NOUNS, METEO_SERVICES, GAME_WORDS, HISCORE_NOUNS, HISCORE_TOPIC, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -912,6 +912,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
         if ep.collection in reserved:
             ep.collection = f"{ep.collection}_items"
         plans_e[name] = ep
+    _simulate_shapeless_reads(infos, plans_e)
     if any(t.op == "browser" for t in infos):
         plans_e[_own("browser")] = browser_entity()
     if any(t.op == "sql" for t in infos):
@@ -942,6 +943,28 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     # recompiled service never reuses the initial state of a different plan with the same name.
     plan.version = "1." + sha1_tag(plan.model_dump_json(), 10)
     return plan
+
+
+WRITE_OPS = ("create", "update", "delete", "transition")
+# the fields of records no archetype shapes: a name, a description, a value and when it was updated
+GENERIC_FIELDS = frozenset(f for f, _, _ in DEFAULT_TOPIC)
+
+
+def _simulate_shapeless_reads(infos: list[TInfo], plans_e: dict[str, EntityPlan]) -> None:
+    """A read of outside-world records that no archetype shapes and no tool of the service writes is a
+    world-model tool. Its records could only be a name, placeholder text and a number ("Result 12, as
+    recorded.", 2800.79): DynamoDB's `batch_get_item`, Node's `eval(code)` and Vim's `visual` selection
+    had answered them, pretending to be lookups. No state of the service backs what it answers, so a
+    simulation (a configured model, or an offline stand-in that says it is one) replaces nothing true."""
+    written = {t.entity for t in infos if t.op in WRITE_OPS}
+    shapeless = {name for name, ep in plans_e.items() if ep.world and not ep.topic and name not in written
+                 and GENERIC_FIELDS <= {f.name for f in ep.fields}}
+    for t in infos:
+        if t.entity in shapeless and t.op in ("get", "lookup", "list"):
+            t.op, t.entity, t.keys = "world_model", None, []
+    for name in shapeless:
+        if not any(t.entity == name for t in infos):
+            del plans_e[name]  # no tool reads its records any more: nothing seeds them
 
 
 # the ops whose tools run on a store the runtime keeps for the service (a browser session, a database,
