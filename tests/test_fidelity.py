@@ -591,6 +591,27 @@ def test_levels() -> None:
     assert level_of("deterministic", "get", generic=True) == "structural"
 
 
+def test_search_hits_of_placeholder_text_over_records_nothing_writes_are_simulated(tmp_path: Path) -> None:
+    """RuneScape's `search_npctypes` had answered generic search hits ("Npctype 1, as recorded." at a
+    company's web address) and counted as structural. Such hits over records no tool writes are
+    recompiled as world-model tools; the service's own notes stay faithful."""
+    from compoworld.synthesis.pipeline import run_synth
+
+    def search(name: str, what: str) -> dict[str, Any]:
+        return {"name": name, "description": f"Search the {name.split('_')[1]}.txt file for {what} definitions.",
+                "inputSchema": {"type": "object", "properties": {"query": S}, "required": ["query"]}}
+    spec = {"name": "Old School RuneScape Cache", "description": "Search the game cache definitions of Old School RuneScape.", "tools": [
+        search("search_npctypes", "NPC"), search("search_varptypes", "player variable"),
+        {"name": "create_note", "description": "Create a note.", "inputSchema": {"type": "object", "properties": {"title": S, "body": S}, "required": ["title"]}},
+        {"name": "get_note", "description": "Get a note by its id.", "inputSchema": {"type": "object", "properties": {"note_id": S}, "required": ["note_id"]}}]}
+    path = tmp_path / "osrs.json"
+    path.write_text(json.dumps(spec))
+    report = run_synth([path], workers=1, cache_directory=tmp_path / "synth", verify_library_services=False)
+    failed = {(c.tool, c.detail) for c in report.fidelity_checks if c.status == "fail"}
+    assert failed == {(t, "placeholder text in the records it lists") for t in ("search_npctypes", "search_varptypes")}, failed
+    assert report.fidelity == {"faithful": 2, "structural": 0, "simulated": 2}
+
+
 def test_a_tool_that_cannot_pass_is_compiled_as_a_simulated_world_model_tool(tmp_path: Path) -> None:
     from compoworld.synthesis.pipeline import run_synth
 

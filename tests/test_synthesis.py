@@ -2348,3 +2348,27 @@ def test_a_weather_services_warnings_stations_and_places_are_its_own() -> None:
     quake = call("get_seismic_data")
     quake = quake["items"][0] if "items" in quake else quake
     assert 0 < quake["magnitude"] < 9 and quake["depth_km"] > 0 and " km " in quake["place"], quake
+
+
+def test_a_team_games_match_has_two_sides_a_winner_and_the_games_characters() -> None:
+    """OpenDota's `get_match_data(match_id)` had answered a calendar event ("Match 2" in Denver, from
+    February to April). A Dota match has the Radiant's and the Dire's scores, the side with more won, a
+    length, a mode and ten of Dota's heroes; a player's recent matches are that player's, each its own."""
+    from compoworld.synthesis.world import ROSTERS
+
+    tools = [_tool("get_match_data", {"match_id": {"type": "integer"}}, ["match_id"], "Get detailed data for a specific match."),
+             _tool("get_player_recent_matches", {"account_id": {"type": "integer"}}, ["account_id"], "Get recent matches played by a player.")]
+    server = _server("OpenDota", tools)
+    server.description = "Real-time access to Dota 2 statistics, match data and player profiles through the OpenDota API."
+    plan = infer_plan(server, "opendota")
+    env = Environment([build_service(plan)], seed=4)
+    heroes = {name for name, _ in ROSTERS["dota"]}
+    match = env.step({"name": "opendota__get_match_data", "arguments": {"match_id": 2}}).data
+    recent = env.step({"name": "opendota__get_player_recent_matches", "arguments": {"account_id": 375}}).data["items"]
+    assert recent and all(m["account_id"] == 375 and isinstance(m["match_id"], int) for m in recent), recent
+    for m in [match, *recent]:
+        assert m["radiant_score"] != m["dire_score"], m
+        assert m["winner"] == ("Radiant" if m["radiant_score"] > m["dire_score"] else "Dire"), m
+        assert len(set(m["heroes"])) == 10 and set(m["heroes"]) <= heroes, m
+        assert 1_500 <= m["duration_seconds"] <= 3_600 and m["start_time"] < env.services["opendota"].ctx.clock.now(), m
+    assert len({(m["radiant_score"], m["dire_score"], tuple(m["heroes"])) for m in recent}) == len(recent)

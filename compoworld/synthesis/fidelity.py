@@ -69,6 +69,7 @@ from compoworld.services.sampling import schema_arguments
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
+from compoworld.synthesis.plan import ServicePlan
 from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
 from compoworld.synthesis.clinical import WORKED, clinical_formula
@@ -1584,6 +1585,18 @@ def _declared_fields(server: ServerSpec) -> set[str]:
 def failing_tools(checks: list[CheckResult]) -> set[str]:
     """Tools that do something other than their spec says: recompiled as world-model tools."""
     return {c.tool for c in checks if c.status == "fail" and c.tool and c.check not in GENERIC_CHECKS}
+
+
+def pretending_searches(plan: ServicePlan, checks: list[CheckResult]) -> set[str]:
+    """Reads answering generic search hits (a title, a url, a snippet, a score) with placeholder text,
+    over records of the outside world that no tool of the service writes: recompiled as world-model
+    tools. RuneScape's `search_npctypes` had answered "Npctype 1, as recorded." at a company's web
+    address, NASA's `nasa_neo` "Result 3, as recorded.": nothing true backs such hits, and nothing the
+    service does changes them, so a simulation replaces nothing but the pretence."""
+    placeholder = {c.tool for c in checks if c.check == "fidelity_domain" and c.status == "fail" and c.detail.startswith("placeholder text")}
+    written = {t.collection for t in plan.tools if t.op in ("create", "update", "delete", "transition")}
+    hits = {e.collection for e in plan.entities if e.world and e.topic == "result" and e.collection not in written}
+    return {t.name for t in plan.tools if t.name in placeholder and t.collection in hits}
 
 
 def generic_tools(checks: list[CheckResult]) -> set[str]:

@@ -31,7 +31,7 @@ from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_t
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
-from compoworld.synthesis.world import (BASEBALL_WORDS, DEFAULT_TOPIC, METEO_NOUNS, METEO_SERVICES, GAME_WORDS, HISCORE_NOUNS, HISCORE_TOPIC, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
+from compoworld.synthesis.world import (BASEBALL_WORDS, DEFAULT_TOPIC, MATCH_NOUNS, MATCH_SIDES, METEO_NOUNS, METEO_SERVICES, GAME_WORDS, HISCORE_NOUNS, HISCORE_TOPIC, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
                                         named_topic, reversing, searches_the_web, topic_for)
 from compoworld.synthesis.world_model import CODE_PARAMS, RUN_WORDS
 
@@ -1477,6 +1477,11 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
             or (context & GAME_SERVICES and (e.name in ROSTER_NOUNS or (e.name in CHARACTER_VIEWS and named & ROSTER_NOUNS))):
         # OP.GG's champion tier list had been football clubs
         topic, tfields = f"game_character_{game_of(named, context)}", CHARACTER_TOPIC
+    if e.name in MATCH_NOUNS and context & GAME_SERVICES and not e.owned:
+        game = game_of(named, context)
+        if game in MATCH_SIDES:  # OpenDota's matches had been calendar events in Denver, OP.GG's game history films
+            topic = f"esports_match_{game}"
+            tfields = TOPIC_FIELDS[topic]
     if e.name == "channel" and set(words(service)) & CHAT_SERVICES:
         topic, tfields = "chat_channel", CHANNEL_TOPIC  # Slack's channels had been films with a genre
     own_words = set(words(service))  # the service's own name; `context` adds its description

@@ -150,7 +150,7 @@ def _work(batch: list[tuple[dict[str, Any], str]], seed: int) -> list[tuple[str,
     """Compile, verify and fidelity-check a batch of servers (runs in a worker process). A tool that
     fails a fidelity check is recompiled as a world-model tool and the service verified again."""
     from compoworld.synthesis.compiler import as_world_model, build_service
-    from compoworld.synthesis.fidelity import check_fidelity, failing_tools, generic_tools, level_of
+    from compoworld.synthesis.fidelity import check_fidelity, failing_tools, generic_tools, level_of, pretending_searches
     from compoworld.synthesis.infer import infer_plan
     from compoworld.synthesis.verify import verify_service
 
@@ -165,7 +165,7 @@ def _work(batch: list[tuple[dict[str, Any], str]], seed: int) -> list[tuple[str,
             continue
         verdict = verify_service(cls, seed=seed)
         checks = check_fidelity(cls, server, seed=seed)
-        failed = failing_tools(checks)
+        failed = failing_tools(checks) | pretending_searches(plan, checks)
         if failed:
             plan = as_world_model(plan, failed)
             verdict = verify_service(build_service(plan), seed=seed)

@@ -1369,6 +1369,59 @@ GAME_ALIASES = {"opendota": "dota", "valorant": "valorant", "dota": "dota", "ove
 TOPIC_FIELDS.update({f"game_character_{game}": CHARACTER_TOPIC for game in ROSTERS})
 
 
+# A match of a team game (OpenDota's `get_match_data(match_id)`, OP.GG's game history): two sides, their
+# scores, who won, how long it lasted, in which mode and with which of the game's characters. Dota's
+# matches had been calendar events ("Match 2" in Denver, from February to April).
+MATCH_NOUNS = frozenset({"match", "game"})
+MATCH_SIDES = {"dota": ("radiant", "dire"), "lol": ("blue", "red"), "valorant": ("attackers", "defenders"), "overwatch": ("team_1", "team_2")}
+# per game: the score range of a side (kills, or rounds won), a match's length in seconds, its modes, what its characters are called
+MATCH_RULES: dict[str, tuple[tuple[int, int], tuple[int, int], list[str], str]] = {
+    "dota": ((12, 58), (1_500, 3_600), ["All Pick", "Ranked All Pick", "Captains Mode", "Turbo"], "heroes"),
+    "lol": ((8, 42), (1_200, 2_400), ["Ranked Solo/Duo", "Ranked Flex", "Normal Draft", "ARAM"], "champions"),
+    "valorant": ((13, 13), (1_800, 3_000), ["Competitive", "Unrated", "Swiftplay"], "agents"),
+    "overwatch": ((2, 3), (600, 1_200), ["Competitive", "Quick Play"], "heroes"),
+}
+
+
+def _match_fields(game: str) -> list[F]:
+    a, b = MATCH_SIDES[game]
+    return [(f"{a}_score", None, I), (f"{b}_score", None, I), ("winner", None, S), ("duration_seconds", None, I), ("game_mode", None, S),
+            (MATCH_RULES[game][3], None, {"type": "array", "items": S}), ("start_time", "datetime", S)]
+
+
+TOPIC_FIELDS.update({f"esports_match_{game}": _match_fields(game) for game in MATCH_SIDES})
+
+
+def _match(game: str, draw: int) -> tuple[int, int, list[str]]:
+    """A match of a game: the two sides' scores (the winner's higher) and the ten characters picked."""
+    rng = random.Random(f"match:{game}:{draw}")  # one draw per match, so its scores, winner and picks agree
+    lo, hi = MATCH_RULES[game][0]
+    won = rng.randint(lo, hi) if lo < hi else hi
+    lost = rng.randint(max(0, lo // 2), won - 1) if lo < hi else rng.randint(0, won - 2)
+    a, b = (won, lost) if rng.random() < 0.5 else (lost, won)
+    roster = [name for name, _ in ROSTERS[game]]
+    return a, b, rng.sample(roster, min(10, len(roster)))
+
+
+def esports_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
+    """Record `n`'s match of its game (`ctx.game`): its sides' scores, winner, length, mode and picks."""
+    game = ctx.game if ctx.game in MATCH_SIDES else "lol"
+    a, b = MATCH_SIDES[game]
+    score_a, score_b, picks = _match(game, ctx.shared(n, "match_draw", lambda: rng.getrandbits(32)))
+    key = snake(name)
+    if t in ("integer", "number") and key in (f"{a}_score", f"{b}_score"):
+        return score_a if key == f"{a}_score" else score_b
+    if t in ("string", None) and key in ("winner", "winning_side", "winning_team"):
+        return (a if score_a > score_b else b).replace("_", " ").title()
+    if t in ("integer", "number") and key in ("duration_seconds", "duration"):
+        return rng.randint(*MATCH_RULES[game][1])
+    if t in ("string", None) and key in ("game_mode", "mode", "queue"):
+        return rng.choice(MATCH_RULES[game][2])
+    if t == "array" and key in ("heroes", "champions", "agents", "picks"):
+        return picks
+    return None
+
+
 def game_of(tool_words: set[str], service_words: frozenset[str]) -> str:
     """Which game's characters a tool reads: the one its own names say, else its service's, else
     League of Legends (OP.GG's first game, whose champions the other words name)."""
@@ -1961,7 +2014,8 @@ def _symbol(r: random.Random, c: ValueContext) -> str:
     return r.choice(STOCKS if c.equity else TICKERS)
 
 
-PREFIXED_FAMILIES = ("gateway", "ledger", "cluster", "exchange", "research", "solana", "chembl", "catalog", "game_character", "meteo")
+PREFIXED_FAMILIES = ("gateway", "ledger", "cluster", "exchange", "research", "solana", "chembl", "catalog", "game_character", "meteo",
+                     "esports")
 
 
 def entity_family(entity: str, collection: str, topic: str) -> str:
@@ -2036,7 +2090,8 @@ class ValueContext:
         ctx = cls(world, now, family, entity, chain_of(scope))
         ctx.scope = frozenset(words(scope))
         ctx.equity = topic in EQUITY_TOPICS or family in EQUITY_TOPICS  # an earnings call is a listed company's
-        ctx.game = topic.removeprefix("game_character_") if family == "game_character" else ""
+        ctx.game = topic.removeprefix("game_character_") if family == "game_character" else \
+            topic.removeprefix("esports_match_") if family == "esports" else ""
         ctx.catalog = topic.removeprefix("catalog_") if family == "catalog" else ""
         return ctx
 
@@ -2400,7 +2455,7 @@ def _type_ok(v: Any, types: list[str]) -> bool:
 FUTURE_WORDS = ("due", "deadline", "expires", "expiry", "starts", "scheduled", "until", "next", "upcoming", "end")
 
 
-PAST_FAMILIES = frozenset({"finance", "series", "news", "log", "metric", "paper", "repo", "standing"})
+PAST_FAMILIES = frozenset({"finance", "series", "news", "log", "metric", "paper", "repo", "standing", "esports"})
 
 
 def _window(name: str) -> tuple[int, int]:
@@ -3344,7 +3399,7 @@ def cluster_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ra
 # the value functions of the archetype sets that answer every field of their records (`_hint` asks them first)
 FAMILY_VALUES: dict[str, Callable[[str, str | None, "ValueContext", int, random.Random], Any]] = {
     "ledger": ledger_value, "cluster": cluster_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value, "exchange": exchange_value,
-    "solana": solana_value, "hiscore": hiscore_value, "meteo": meteo_value}
+    "solana": solana_value, "hiscore": hiscore_value, "meteo": meteo_value, "esports": esports_value}
 
 
 def _nth(options: list[Any], n: int, sep: str = " ") -> Any:
