@@ -2372,3 +2372,21 @@ def test_a_team_games_match_has_two_sides_a_winner_and_the_games_characters() ->
         assert len(set(m["heroes"])) == 10 and set(m["heroes"]) <= heroes, m
         assert 1_500 <= m["duration_seconds"] <= 3_600 and m["start_time"] < env.services["opendota"].ctx.clock.now(), m
     assert len({(m["radiant_score"], m["dire_score"], tuple(m["heroes"])) for m in recent}) == len(recent)
+
+
+def test_a_series_named_for_its_interval_answers_bars_at_that_interval() -> None:
+    """Alpha Vantage's `time_series_weekly_adjusted(symbol)` had answered daily bars marked `interval:
+    1d`. A tool named weekly or monthly answers bars a week or a month apart, and says so."""
+    tools = [_tool(f"time_series_{every}", {"symbol": S}, ["symbol"], f"Fetch a time series {every}") for every in ("daily", "weekly_adjusted", "monthly")]
+    server = _server("Alpha Vantage", tools)
+    server.description = "Stock market data: quotes, time series and technical indicators from Alpha Vantage."
+    env = Environment([build_service(infer_plan(server, "av"))], seed=5)
+    gaps = {}
+    for every in ("daily", "weekly_adjusted", "monthly"):
+        obs = env.step({"name": f"av__time_series_{every}", "arguments": {"symbol": "ORCL"}})
+        record = obs.data["items"][0] if "items" in obs.data else obs.data
+        days = [date.fromisoformat(b["date"][:10]) for b in record["candles"]]
+        gaps[every] = ({(b - a).days for a, b in zip(days, days[1:])}, record["interval"])
+    assert gaps["daily"] == ({1}, "daily"), gaps
+    assert gaps["weekly_adjusted"] == ({7}, "weekly"), gaps
+    assert gaps["monthly"][0] <= {28, 29, 30, 31} and gaps["monthly"][1] == "monthly", gaps

@@ -18,7 +18,7 @@ from compoworld.synthesis import git, home, kv, tensor
 from compoworld.synthesis.sql import SQL_SEMS, SQL_TABLES, examples, run_sql, seed_tables
 from compoworld.synthesis.compute import COMPUTATIONS, Call
 from compoworld.synthesis.filesystem import FILE_TOPICS, entries
-from compoworld.synthesis.naming import snake
+from compoworld.synthesis.naming import snake, words
 from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import nullable, said_default
 from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext, INTERVALS, not_in_world, coherent_candles, coherent_page, coherent_record, coherent_repo, coherent_series, rng_for, slugify,
@@ -27,6 +27,7 @@ from compoworld.synthesis.world import (EXT_MIME, EXTS, WEB_RESULT, ValueContext
 MAX_PAGE = 100
 ACTION_LOG = "action_log"
 INTERVAL_ARGS = frozenset({"interval", "timeframe", "time_frame", "resolution", "granularity", "bar"})
+NAMED_INTERVALS = frozenset({"daily", "weekly", "monthly"})  # the words of a tool's name that say its interval
 SIMULATIONS = "simulations"
 DEFAULT_PAGE = 20
 PLACE_KEYS = frozenset({"city", "location", "region", "region_name", "place", "town", "area", "city_name", "location_name"})
@@ -230,7 +231,7 @@ class CompiledService(Service):
         if op == "create":
             return self._create_many(t, e, args) if t.many else self._create(t, e, args)
         if op == "list":
-            return self._at_interval(e, args, self._list(t, e, args))
+            return self._at_interval(t, e, args, self._list(t, e, args))
         if op == "count":  # how many records the same listing would show: all its pages, unless a window is given
             total = self._list(t, e, args)["total"]
             if any(p.role in ("limit", "offset") and args.get(p.name) is not None for p in t.params):
@@ -240,7 +241,7 @@ class CompiledService(Service):
         if op in ("get", "lookup"):
             if t.many:
                 return self._batch(t, e, args, delete=False)
-            return self._at_interval(e, args, self._locate(t, e, args, derive=True))
+            return self._at_interval(t, e, args, self._locate(t, e, args, derive=True))
         if op == "update":
             return self._update_items(t, e, args) if t.by_role("items") else self._update(t, e, args)
         if op == "delete":
@@ -328,17 +329,20 @@ class CompiledService(Service):
         _in_order(e, row)  # a derived match, too, ends after it starts
         return row
 
-    def _at_interval(self, e: EntityPlan, args: dict[str, Any], answer: Record) -> Record:
+    def _at_interval(self, t: ToolPlan, e: EntityPlan, args: dict[str, Any], answer: Record) -> Record:
         """A price history or an indicator asked for at an interval (`interval="weekly"`, `timeframe="1h"`)
         answers bars or points at that interval: the store computes them from the same record, which
-        stays as it is (another call without an interval reads it as stored)."""
+        stays as it is (another call without an interval reads it as stored). A tool named for its
+        interval (`time_series_weekly_adjusted(symbol)`) answers at that one: it had answered daily bars."""
         given = next((v for k, v in args.items() if snake(k) in INTERVAL_ARGS and isinstance(v, str) and v in INTERVALS), None)
+        named = None if given is not None else next((w for w in words(t.original) if w in NAMED_INTERVALS), None)
+        given = given or named
         if given is None or e.topic not in ("price_history", "series"):
             return answer
         def shown(row: Record) -> Record:
             row = dict(row)
             for k in row:  # the record says the interval it is shown at (`timeframe`), not the one it was stored at
-                if snake(k) in INTERVAL_ARGS and k != "interval" and isinstance(row[k], str):
+                if snake(k) in INTERVAL_ARGS and (k != "interval" or named) and isinstance(row[k], str):
                     row[k] = given
             rng = rng_for(self.ctx.seed, self.name, e.collection, f"{row.get('id')}@{given}")
             coherent_candles(row, rng, self.ctx.clock.start, given)

@@ -2849,7 +2849,11 @@ PLACES = ["Café", "Hotel", "Station", "Museum", "Park", "Market", "Library"]
 MEDIA = ["The Long Harbor", "Northern Lights", "Signals", "A Year in Data", "The Quiet Engine", "Field Notes"]
 SERVICES = ["api-gateway", "billing-worker", "web-frontend", "search-indexer", "notification-service", "reports-cron"]
 TABLES = [("customers", ["id", "name", "email", "created_at"]), ("orders", ["id", "customer_id", "total", "status"]),
-          ("invoices", ["id", "order_id", "amount", "due_date"]), ("events", ["id", "kind", "payload", "at"])]
+          ("invoices", ["id", "order_id", "amount", "due_date"]), ("events", ["id", "kind", "payload", "at"]),
+          ("products", ["id", "sku", "name", "price"]), ("order_items", ["id", "order_id", "product_id", "quantity"]),
+          ("payments", ["id", "invoice_id", "amount", "paid_at"]), ("users", ["id", "email", "role", "last_login"]),
+          ("shipments", ["id", "order_id", "carrier", "shipped_at"]), ("inventory", ["id", "product_id", "warehouse", "on_hand"]),
+          ("sessions", ["id", "user_id", "started_at", "ip"]), ("audit_log", ["id", "actor", "action", "at"])]
 PAPERS = ["Sparse attention for long documents", "Contrastive pretraining of protein embeddings",
           "Robust estimation under distribution shift", "Graph neural networks for traffic forecasting",
           "Low-rank adaptation of language models", "Causal effects of remote work on productivity"]
@@ -3604,7 +3608,8 @@ def _metric(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, str, in
 
 
 def _table(rng: random.Random, ctx: ValueContext, n: int) -> tuple[str, list[str]]:
-    return ctx.shared(n, "table", lambda: rng.choice(TABLES))
+    # record n's own table: a database lists each of its tables once (ArangoDB's collections had listed "customers" twice)
+    return ctx.shared(n, "table", lambda: _nth(TABLES, n, "_"))
 
 
 def _doc(rng: random.Random, ctx: ValueContext, n: int) -> str:
