@@ -69,7 +69,7 @@ from compoworld.services.sampling import schema_arguments
 from compoworld.services.service import Service
 from compoworld.services.tool import ToolSpec
 from compoworld.synthesis.loader import ServerSpec, ToolIn
-from compoworld.synthesis.plan import ServicePlan
+from compoworld.synthesis.plan import WRITE_OPS, ServicePlan
 from compoworld.synthesis.naming import says_it_keeps, singular, snake, words
 from compoworld.synthesis.verify import CheckResult, Status
 from compoworld.synthesis.clinical import WORKED, clinical_formula
@@ -1594,7 +1594,7 @@ def pretending_searches(plan: ServicePlan, checks: list[CheckResult]) -> set[str
     address, NASA's `nasa_neo` "Result 3, as recorded.": nothing true backs such hits, and nothing the
     service does changes them, so a simulation replaces nothing but the pretence."""
     placeholder = {c.tool for c in checks if c.check == "fidelity_domain" and c.status == "fail" and c.detail.startswith("placeholder text")}
-    written = {t.collection for t in plan.tools if t.op in ("create", "update", "delete", "transition")}
+    written = {t.collection for t in plan.tools if t.op in WRITE_OPS}
     hits = {e.collection for e in plan.entities if e.world and e.topic == "result" and e.collection not in written}
     return {t.name for t in plan.tools if t.name in placeholder and t.collection in hits}
 

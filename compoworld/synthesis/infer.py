@@ -28,7 +28,7 @@ from compoworld.synthesis.sql import SQL_TABLES, catalog_kind, sql_entity, sql_k
 from compoworld.synthesis.loader import ServerSpec, ToolIn
 from compoworld.synthesis.filesystem import lists_a_directory
 from compoworld.synthesis.naming import is_plural, plural, says_it_keeps, sha1_tag, shorten, singular, snake, unique, words
-from compoworld.synthesis.plan import ITEM_ENVELOPES, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
+from compoworld.synthesis.plan import ITEM_ENVELOPES, WRITE_OPS, EntityPlan, FieldPlan, Op, ParamPlan, ServicePlan, ToolPlan
 from compoworld.synthesis.schema import loosen, merge_shapes, spec_examples
 from compoworld.synthesis.shapes import ACTION_FIELDS, SIMULATION_FIELDS
 from compoworld.synthesis.world import (BASEBALL_WORDS, DEFAULT_TOPIC, MATCH_NOUNS, MATCH_SIDES, METEO_NOUNS, METEO_SERVICES, GAME_WORDS, HISCORE_NOUNS, HISCORE_TOPIC, CHANNEL_TOPIC, CLUSTER_SERVICES, CLUSTER_TOPICS, CHARACTER_NOUNS, CHARACTER_TOPIC, GAME_SERVICES, LEDGER_SERVICES, LEDGER_TOPICS, EXCHANGE_SERVICES, INDEX_TOPICS, GAS_TOPICS, EXCHANGE_TOPICS, RESEARCH_SERVICES, RESEARCH_TOPICS, SOLANA_TOPICS, VENUE_TOPICS, STOCK_WORDS, CHEMBL_TOPICS, catalog_of, ROSTER_NOUNS, game_of, CHAT_SERVICES, COUNTRY_TOPIC, GATEWAY_SERVICES, GATEWAY_TOPICS, STAT_NOUNS, STAT_TOPIC, TOKEN_TOPIC, ATHLETE_NOUNS, ATHLETE_TOPIC, FINANCE_TOPICS, GAME_NOUNS, GAME_TOPIC, HISTORY_WORDS, SPORTS_WORDS, WEB_RESULT, NETWORK_NOUNS, NETWORK_TOPIC, NETWORKS, NFT_WORDS, OFF_CHAIN_TOPICS, ONCHAIN_TOPIC, SYMBOL_NOUNS, SYMBOL_TOPIC, TOPIC_FIELDS, TOPIC_NOUNS, TOPICS, chain_of,
@@ -945,7 +945,6 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     return plan
 
 
-WRITE_OPS = ("create", "update", "delete", "transition")
 # the fields of records no archetype shapes: a name, a description, a value and when it was updated
 GENERIC_FIELDS = frozenset(f for f, _, _ in DEFAULT_TOPIC)
 
@@ -1004,7 +1003,7 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         return
     ent = t.head
     if ent is None:
-        t.op = "action" if t.op in ("create", "update", "delete", "transition") else "lookup"
+        t.op = "action" if t.op in WRITE_OPS else "lookup"
         if t.op == "lookup":
             t.head = ent = "result"
         else:

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Op = Literal["create", "get", "list", "count", "update", "delete", "transition", "compute", "lookup", "action", "world_model", "browser", "sql", "kv", "home", "git", "tensor"]
+# the operations that write records of an entity (the others read them, compute or log)
+WRITE_OPS: tuple[Op, ...] = ("create", "update", "delete", "transition")
 Fidelity = Literal["faithful", "structural", "simulated"]
 ParamRole = Literal[
     "key",  # locates the target record (with the other keys)
