@@ -2390,3 +2390,83 @@ def test_a_series_named_for_its_interval_answers_bars_at_that_interval() -> None
     assert gaps["daily"] == ({1}, "daily"), gaps
     assert gaps["weekly_adjusted"] == ({7}, "weekly"), gaps
     assert gaps["monthly"][0] <= {28, 29, 30, 31} and gaps["monthly"][1] == "monthly", gaps
+
+
+def test_a_key_the_spec_constrains_is_seeded_so_that_a_call_can_name_it() -> None:
+    """Local API's groups were seeded with `groupId` "shipment" while the spec says it "must be a
+    numeric string" (`^\\d+$`): every `update_group` call was refused or not found. Seeded keys follow
+    the spec's pattern, each its own, and a call naming one changes that record."""
+    group_id = {"type": "string", "pattern": "^\\d+$", "description": "The id of the group, a numeric string (e.g. \"123\")"}
+    tools = [_tool("update_group", {"groupId": group_id, "groupName": S}, ["groupId", "groupName"], "Update the browser group"),
+             _tool("get_group_list", {}, [], "Get the list of browser groups")]
+    env = Environment([build_service(infer_plan(_server("Local API", tools), "localapi"))], seed=3)
+    groups = env.step({"name": "localapi__get_group_list", "arguments": {}}).data["items"]
+    ids = [g["group_id"] for g in groups]
+    assert ids and all(re.fullmatch(r"\d+", i) for i in ids) and len(set(ids)) == len(ids), ids
+    updated = env.step({"name": "localapi__update_group", "arguments": {"groupId": ids[1], "groupName": "QA browsers"}})
+    assert updated.ok and updated.data["group_name"] == "QA browsers" and updated.data["group_id"] == ids[1], updated
+
+
+def test_a_platforms_hot_list_lists_headlines_and_a_team_game_has_two_sides() -> None:
+    """Pulse CN's `douyin_hotspots()` had answered one research paper on every call (the service's
+    `the_paper_news_hotspots` made its hot lists papers); college football's `get_games_teams(year)` had
+    answered films with a genre and a creator. A hot list lists headlines; a team's game is a game
+    between two teams, the team one of them."""
+    lim = {"limit": {"type": "number", "exclusiveMinimum": 0, "description": "How many hot topics to show"}}
+    hot = [_tool(name, lim if name != "douyin_hotspots" else {}, [], desc) for name, desc in [
+        ("douyin_hotspots", "获取抖音热搜榜单，返回包含热点内容的实时数据。"),
+        ("the_paper_news_hotspots", "获取澎湃新闻热搜榜单，返回包含热点内容的实时数据。"),
+        ("today_headlines_hotspots", "获取今日头条热点热搜。")]]
+    env = Environment([build_service(infer_plan(_server("Pulse CN", hot), "pulse"))], seed=2)
+    for name in ("douyin_hotspots", "today_headlines_hotspots"):
+        items = env.step({"name": f"pulse__{name}", "arguments": {}}).data["items"]
+        assert len(items) > 1 and all({"title", "source", "published_at"} <= set(i) and "abstract" not in i for i in items), items
+    games = [_tool("get_games_teams", {"year": {"type": "integer"}, "team": S, "conference": S}, ["year"],
+                   "Get college football team game data. Required: year plus at least one of: week, team or conference.")]
+    server = _server("College Football Data", games)
+    server.description = "College football data: games, teams, plays and rankings."
+    env = Environment([build_service(infer_plan(server, "cfb"))], seed=2)
+    rows = env.step({"name": "cfb__get_games_teams", "arguments": {"year": 2023}}).data["items"]
+    assert rows and all(r["home_team"] != r["away_team"] and r["team"] in (r["home_team"], r["away_team"]) and "genre" not in r
+                        for r in rows), rows
+
+
+def test_arguments_wrapped_in_a_requests_object_filter_as_if_given_one_by_one() -> None:
+    """Armor's `get_all_orders(get_all_orders_requests={status, limit})` answered the same for every
+    status (a world-model tool after the checks): the object wraps the filters. They filter now."""
+    req = {"type": "object", "properties": {"status": {"type": "string", "enum": ["OPEN", "FILLED", "FAILED"]}, "limit": {"type": "integer"}}}
+    tools = [_tool("get_all_orders", {"get_all_orders_requests": req}, ["get_all_orders_requests"], "Retrieve all limit and stop-loss orders."),
+             _tool("create_order", {"token": S, "amount": {"type": "number"}, "status": {"type": "string", "enum": ["OPEN", "FILLED", "FAILED"]}},
+                   ["token", "amount"], "Create a limit order.")]
+    env = Environment([build_service(infer_plan(_server("Armor Crypto", tools), "armor"))], seed=2)
+    got = {}
+    for status in ("OPEN", "FAILED"):
+        obs = env.step({"name": "armor__get_all_orders", "arguments": {"get_all_orders_requests": {"status": status, "limit": 50}}})
+        assert obs.ok, obs
+        got[status] = obs.data["items"]
+        assert all(o["status"] == status for o in got[status]), got[status]
+    assert got["OPEN"] or got["FAILED"], got
+
+
+def test_a_pages_requests_a_bridge_aggregators_bridges_and_a_portals_datasets_are_their_own_records() -> None:
+    """Seed 48 drew three wrong answers: Playwright's `browser_network_requests` listed documents
+    ("Request 1, as recorded."), LI.FI's `getSupportedBridges` listed token transfers with hashes, and
+    Data.gov's `package_search` found code libraries with stars. Now: requests with a method, a status and
+    a resource type; bridge protocols; an open-data portal's datasets, found by their words."""
+    browser = _server("Playwright Browser", [_tool("browser_network_requests", {}, [], "Returns all network requests since loading the page"),
+                                             _tool("browser_navigate", {"url": S}, ["url"], "Navigate to a URL")])
+    env = Environment([build_service(infer_plan(browser, "pw"))], seed=1)
+    reqs = env.step({"name": "pw__browser_network_requests", "arguments": {}}).data["items"]
+    assert reqs and all(r["method"] in ("GET", "POST") and isinstance(r["status"], int) and r["url"].startswith("https://") for r in reqs), reqs
+    assert {"document", "script"} <= {r["resource_type"] for r in reqs}, reqs
+    lifi = _server("Bridge Rates", [_tool("getSupportedBridges", {}, [], "Fetches the list of bridges supported by LiFi for cross-chain bridging"),
+                                    _tool("getSupportedChains", {}, [], "Fetches the chains supported by LiFi")])
+    lifi.description = "Cross-chain bridge rates from LI.FI."
+    env = Environment([build_service(infer_plan(lifi, "bridge_rates"))], seed=1)
+    bridges = env.step({"name": "bridge_rates__getSupportedBridges", "arguments": {}}).data["items"]
+    assert {"Stargate", "Across"} <= {b["name"] for b in bridges} and not any("hash" in b for b in bridges), bridges
+    gov = _server("Data.gov", [_tool("package_search", {"q": {"type": "string", "description": "Search query"}, "rows": {"type": "number"}}, [],
+                                     "Search for packages (datasets) on Data.gov")])
+    env = Environment([build_service(infer_plan(gov, "data_gov"))], seed=1)
+    found = env.step({"name": "data_gov__package_search", "arguments": {"q": "earthquake"}}).data["items"]
+    assert [d["title"] for d in found] == ["USGS Earthquake Catalog"] and found[0]["organization"] == "U.S. Geological Survey", found

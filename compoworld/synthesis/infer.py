@@ -606,7 +606,7 @@ def _param_infos(tool: ToolIn) -> list[PInfo]:
     return out
 
 
-ENVELOPES = {"params", "parameters", "body", "data", "payload", "request", "input", "args", "arguments", "fields", "attributes",
+ENVELOPES = {"params", "parameters", "body", "data", "payload", "request", "requests", "input", "args", "arguments", "fields", "attributes",
              "properties", "updates", "changes", "values", "record", "item", "entity", "details", "info"}
 
 
@@ -633,6 +633,7 @@ def _lift_envelopes(t: TInfo) -> None:
         if not _envelope(t, p):
             out.append(p)
             continue
+        taken.discard(p.name)  # Armor's `swap_quote_requests={swap_quote_requests: [...]}`: the list inside keeps its name
         inner = ToolIn(name=t.tool.name, ident=t.tool.ident, description=t.tool.description,
                        input_schema={"type": "object", "properties": p.schema["properties"], "required": list(p.schema.get("required") or [])})
         for q in _param_infos(inner):
@@ -710,7 +711,9 @@ def _classify(t: TInfo) -> None:
     if vclass in ("create", "update", "delete", "transition", "get", "list"):
         t.op = vclass
         return
-    t.op = "get" if non_struct else ("list" if t.plural_noun else "get")
+    # a verbless plural name told only how many or which page (`today_headlines_hotspots(limit?)`) lists
+    paging = all(p.structural in ("limit", "offset", "page", "cursor") and not p.required for p in non_struct)
+    t.op = "list" if t.plural_noun and paging else "get"
 
 
 _READ_WORDS = {"get", "list", "fetch", "retrieve", "read", "show", "view", "describe", "count", "status", "search", "find", "query",
@@ -848,8 +851,10 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
                   params=_param_infos(tool))
         if vclass in ("get", "list", "") and _caps_results(t):
             t.plural_noun = True  # `get_command_history(count)`, `fiatMap(limit)`: a read told how many to answer answers many
-        if vclass in ("get", "list", "") and tokens[-1] in LIST_NOUNS and not any(p.required for p in t.params):
-            t.plural_noun = True  # `get_weibo_trending()`, `get_bilibili_rank(type?)`: a hot list is many, not its first entry
+        if vclass in ("get", "list", "") and {tokens[-1], words(tool.name)[-1]} & LIST_NOUNS and not any(p.required for p in t.params):
+            # `get_weibo_trending()`, `get_bilibili_rank(type?)`: a hot list is many, not its first entry; the
+            # name's own last word too (Pulse CN's `douyin_hotspots`: every tool's "hotspots" is stripped as an affix)
+            t.plural_noun = True
         if vclass in ("get", "list", "") and "bulk" in tokens and not any(p.type == "array" for p in t.params):
             t.plural_noun = True  # FMP's `getEODDataBulk(date)`: every symbol's end-of-day prices that day, not one
         if t.verb == "transfer" and (t.head is None or t.head in ASSET_NOUNS):
@@ -1003,8 +1008,10 @@ def _resolve(t: TInfo, entities: set[str]) -> None:
         return
     ent = t.head
     if ent is None:
-        t.op = "action" if t.op in WRITE_OPS else "lookup"
-        if t.op == "lookup":
+        # a read that names no noun answers about results; one told it answers many (Pulse CN's
+        # `douyin_hotspots(limit?)`, a hot list) lists them, others look one up
+        t.op = "action" if t.op in WRITE_OPS else "list" if t.op == "list" and t.plural_noun else "lookup"
+        if t.op in ("lookup", "list"):
             t.head = ent = "result"
         else:
             t.entity = ACTION_KEY
@@ -1365,10 +1372,10 @@ STOCK_CONTEXT = STOCK_WORDS | {"fmp", "nasdaq", "nyse", "financial", "market"}
 # archetypes no record keyed by a ticker belongs to, and the words that make such a record a company's
 OFF_MARKET_TOPICS = frozenset({"person", "message", "media", "document", "place", "config", "resource", ""})
 # names of lists that are singular words (a ranking of videos, what is trending)
-LIST_NOUNS = frozenset({"trending", "rank", "ranking", "leaderboard", "hotlist"})
+LIST_NOUNS = frozenset({"trending", "rank", "ranking", "leaderboard", "hotlist", "hotspots"})
 # what names a ranking of what is hot on a platform, and what says a service aggregates such lists
-HOT_LIST_NOUNS = frozenset({"rank", "ranking", "trending", "hot"})
-HOT_LIST_WORDS = frozenset({"trend", "trends", "trending", "hotlist", "hot"})
+HOT_LIST_NOUNS = frozenset({"rank", "ranking", "trending", "hot", "hotspot"})
+HOT_LIST_WORDS = frozenset({"trend", "trends", "trending", "hotlist", "hot", "hotspot", "hotspots"})
 COMPANY_WORDS = frozenset({"profile", "company", "employee", "executive", "overview", "etf", "fund"})
 # what a tool about prices over time is named for (a history of ratings, grades or trades is none)
 PRICE_HEADS = frozenset({"price", "quote", "chart", "data", "snapshot", "k", "daily", "weekly", "monthly", "intraday", "analysis", "adjusted",
@@ -1455,6 +1462,9 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         # a player's season statistics (not films, not contacts, not ops metrics in ms)
         topic, tfields = ("game", GAME_TOPIC) if e.name in GAME_NOUNS else ("athlete", ATHLETE_TOPIC) if e.name in ATHLETE_NOUNS \
             else ("stat", STAT_TOPIC)
+    elif context & SPORTS_WORDS and topic == "media" and named & GAME_NOUNS:
+        # college football's `get_games_teams(year)` (a team's game data) had answered films with a genre
+        topic, tfields = "game", GAME_TOPIC
     if topic in ("price", "chain") and e.name in TOKEN_NOUNS and named & TOKEN_INFO_WORDS \
             and not {singular(w) for t in e.texts for w in words(t)} & PRICE_WORDS:  # "a token's price and volume" is a quote
         # `get_token_info`, `getCryptoMetadata`: what a token is (decimals, supply, contract), not a quote of it
@@ -1487,6 +1497,11 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
     if (own_words | context) & METEO_SERVICES and e.name in METEO_NOUNS and not e.owned:
         topic = f"meteo_{METEO_NOUNS[e.name]}"  # IPMA's warnings had been temperature readings, its stations hotels
         tfields = TOPIC_FIELDS[topic]
+    if topic == "package" and not e.owned and any({"dataset", "datasets"} & set(words(t)) for t in e.texts):
+        # "Search for packages (datasets) on Data.gov": an open-data portal's datasets, not code libraries with stars
+        topic, tfields = "catalog_open_dataset", TOPIC_FIELDS["catalog_open_dataset"]
+    if e.name == "request" and "network" in named and not e.owned:
+        topic, tfields = "http_request", TOPIC_FIELDS["http_request"]  # a page's network requests, not documents
     if e.name in HISCORE_NOUNS and (own_words | context) & GAME_WORDS:
         topic, tfields = "hiscore", HISCORE_TOPIC  # RuneScape's top rankings had been football clubs in a league table
     elif e.name in HOT_LIST_NOUNS and (own_words | context) & HOT_LIST_WORDS and not context & SPORTS_WORDS:

@@ -197,6 +197,11 @@ class CompiledService(Service):
             pick = enum[rng.randrange(len(enum))]
             return [pick] if "array" in json_types(f.shape) else pick
         v = value_for(f.name, f.sem, f.shape, rng, ctx, i, unique=f.role == "key")
+        if f.strict and not fits(f.strict, v):
+            # a key its spec constrains (Local API's `groupId` "must be a numeric string"): seeded as the
+            # spec says, or no call could ever name a seeded record ("shipment" failed `^\d+$`); each
+            # record's own number first, so that keys stay unique
+            v = next((c for c in (str(1000 + i + 1), i + 1) if fits(f.strict, c)), None) or sample(f.strict, rng)
         return v if _may_hold(f.shape, v) else None
 
     # -- dispatch -------------------------------------------------------------------------------

@@ -598,7 +598,7 @@ TOPICS: list[tuple[str, tuple[str, ...], list[F]]] = [
      [("emoji", None, S), ("name", "title", S), ("category", None, S), ("group", None, S), ("unicode", None, S), ("html_code", None, S)]),
     ("rate", ("exchange", "rate", "forex", "fx", "conversion"),
      [("base", "currency", S), ("quote", "currency", S), ("rate", None, N), ("as_of", "datetime", S)]),
-    ("news", ("news", "article", "headline", "story", "stories", "post", "blog", "feed", "trending", "hot", "rss"),
+    ("news", ("news", "article", "headline", "story", "stories", "post", "blog", "feed", "trending", "hot", "hotspot", "hotspots", "rss"),
      [("title", "title", S), ("source", "company_name", S), ("url", "url", S), ("published_at", "datetime", S), ("summary", "text", S), ("author", "person_name", S)]),
     ("paper", ("paper", "publication", "arxiv", "pubmed", "research", "citation", "scholar", "journal", "study", "preprint", "biorxiv",
                "medrxiv", "chemrxiv", "scihub", "ssrn"),
@@ -837,7 +837,7 @@ GAS_TOPICS: dict[str, list[F]] = {
 }
 TOPIC_FIELDS.update(GAS_TOPICS)
 # archetypes that are a family of their own (their values come from FAMILY_STR and FAMILY_NUM under the topic's name)
-OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel", "assignment", "hiscore"}
+OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel", "assignment", "hiscore", "http_request"}
 MARKET_INDEXES = [("^GSPC", "S&P 500", "SNP", "USD"), ("^DJI", "Dow Jones Industrial Average", "DJI", "USD"),
                   ("^IXIC", "NASDAQ Composite", "NASDAQ", "USD"), ("^RUT", "Russell 2000", "SNP", "USD"),
                   ("^FTSE", "FTSE 100", "LSE", "GBP"), ("^GDAXI", "DAX", "XETRA", "EUR"), ("^FCHI", "CAC 40", "EURONEXT", "EUR"),
@@ -956,6 +956,25 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
                  "duration_sector_2": round(33.6 + 0.06 * i, 3), "duration_sector_3": round(28.71 + 0.063 * i, 3)} for i, (d, _, _) in enumerate(_DRIVERS)],
     "f1_timing": [{"driver_number": d, "position": i + 1, "gap_to_leader": "LEADER" if i == 0 else f"+{2.417 * i:.3f}", "interval": "" if i == 0 else f"+{1.1 + 0.2 * i:.3f}"}
                   for i, (d, _, _) in enumerate(_DRIVERS)],
+    # the datasets of an open-data portal (Data.gov's CKAN "packages"): a publisher's data, not a code library
+    "open_dataset": [dict(zip(("name", "title", "organization", "num_resources", "license_title", "metadata_modified"), c)) for c in [
+        ("electric-vehicle-population-data", "Electric Vehicle Population Data", "State of Washington", 4, "Open Data Commons ODbL", "2025-11-14"),
+        ("crime-data-from-2020-to-present", "Crime Data from 2020 to Present", "City of Los Angeles", 4, "Creative Commons CCZero", "2025-12-02"),
+        ("national-student-loan-data-system", "National Student Loan Data System", "Department of Education", 12, "U.S. Government Work", "2025-10-21"),
+        ("fdic-failed-bank-list", "FDIC Failed Bank List", "Federal Deposit Insurance Corporation", 2, "U.S. Government Work", "2025-09-30"),
+        ("air-quality", "Air Quality", "City of New York", 4, "Creative Commons CCZero", "2025-12-10"),
+        ("consumer-complaint-database", "Consumer Complaint Database", "Consumer Financial Protection Bureau", 3, "U.S. Government Work", "2025-12-12"),
+        ("global-surface-summary-of-the-day-gsod", "Global Surface Summary of the Day - GSOD", "NOAA", 5, "U.S. Government Work", "2025-11-29"),
+        ("medicare-provider-utilization-and-payment-data", "Medicare Provider Utilization and Payment Data", "Centers for Medicare & Medicaid Services", 6, "U.S. Government Work", "2025-08-18"),
+        ("usgs-earthquake-catalog", "USGS Earthquake Catalog", "U.S. Geological Survey", 3, "U.S. Government Work", "2025-12-11"),
+        ("warehouse-and-retail-sales", "Warehouse and Retail Sales", "Montgomery County of Maryland", 4, "Public Domain", "2025-11-05"),
+        ("fatality-analysis-reporting-system-fars", "Fatality Analysis Reporting System (FARS)", "National Highway Traffic Safety Administration", 8, "U.S. Government Work", "2025-07-22"),
+        ("food-environment-atlas", "Food Environment Atlas", "Department of Agriculture", 3, "U.S. Government Work", "2025-06-30")]],
+    # the bridges a cross-chain aggregator (LI.FI) routes through: a protocol, not a transfer with a hash
+    "bridge": [dict(zip(("key", "name", "supported_chains"), c)) for c in [
+        ("stargate", "Stargate", 15), ("across", "Across", 9), ("hop", "Hop Protocol", 6), ("cbridge", "Celer cBridge", 24),
+        ("allbridge", "Allbridge Core", 10), ("symbiosis", "Symbiosis", 20), ("mayan", "Mayan", 7), ("relay", "Relay", 18),
+        ("squid", "Squid", 12), ("arbitrum", "Arbitrum Bridge", 2), ("optimism", "Optimism Bridge", 2), ("polygon", "Polygon PoS Bridge", 2)]],
     "sw_planet": [dict(zip(("name", "climate", "terrain", "population", "diameter"), c)) for c in [
         ("Tatooine", "arid", "desert", "200000", "10465"), ("Alderaan", "temperate", "grasslands, mountains", "2000000000", "12500"),
         ("Yavin IV", "temperate, tropical", "jungle, rainforests", "1000", "10200"), ("Hoth", "frozen", "tundra, ice caves", "unknown", "7200"),
@@ -1195,6 +1214,7 @@ CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (CTI_WORDS, frozenset({"campaign"}), "cti_campaign"),
     (CTI_WORDS, frozenset({"definition", "marking"}), "cti_marking"),
     (CTI_WORDS, frozenset({"connector"}), "cti_connector"),
+    (frozenset({"lifi", "bridge", "bridges"}), frozenset({"bridge"}), "bridge"),
     (MARKET_WORDS, frozenset({"sector"}), "market_sector"),
     (MARKET_WORDS, frozenset({"industry"}), "market_industry"),
 ]
@@ -1263,6 +1283,36 @@ HISCORE_TOPIC: list[F] = [("rank", None, I), ("player", None, S), ("level", None
 GAMER_TAGS = ["Ember Wyrm", "Quartz Fox", "Iron Heron", "Mossy Pike", "Tidal Rune", "Slate Owl", "Copper Lynx", "Gale Drake",
               "Nimbus Elk", "Ashen Crow", "Frost Marten", "Cobalt Hare"]
 TOPIC_FIELDS["hiscore"] = HISCORE_TOPIC
+
+
+# What a browser's page loaded (Playwright's `browser_network_requests`): the page, its scripts, styles,
+# images and API calls, each with a method, a status and a time, not a document "Request 1, as recorded."
+HTTP_REQUEST_TOPIC: list[F] = [("url", "url", S), ("method", None, S), ("status", None, I), ("resource_type", None, S),
+                               ("duration_ms", None, I)]
+TOPIC_FIELDS["http_request"] = HTTP_REQUEST_TOPIC
+PAGE_REQUESTS = [("GET", "document", "/", 200), ("GET", "script", "/static/js/app.3f9c1e.js", 200),
+                 ("GET", "stylesheet", "/static/css/main.8a21.css", 200), ("GET", "xhr", "/api/v1/session", 200),
+                 ("GET", "image", "/images/logo.svg", 304), ("POST", "fetch", "/api/v1/events", 204),
+                 ("GET", "font", "/fonts/inter-var.woff2", 200), ("GET", "xhr", "/api/v1/products?page=1", 200),
+                 ("GET", "image", "/images/hero.webp", 200), ("GET", "xhr", "/api/v1/recommendations", 500),
+                 ("GET", "script", "https://www.googletagmanager.com/gtag/js", 200), ("GET", "xhr", "/api/v1/cart", 401)]
+
+
+def http_request_value(name: str, t: str | None, ctx: ValueContext, n: int, rng: random.Random) -> Any:
+    """Field `name` of the `n`th request a page made: its own method, kind, address and status."""
+    method, kind, path, status = PAGE_REQUESTS[n % len(PAGE_REQUESTS)]
+    key = snake(name)
+    if t in ("string", None) and key in ("url", "uri", "request_url"):
+        return path if path.startswith("http") else f"https://{_company_of(rng, ctx, 0).domain}{path}"
+    if t in ("string", None) and key in ("method", "http_method"):
+        return method
+    if t in ("string", None) and key in ("resource_type", "type", "kind"):
+        return kind
+    if t in ("integer", "number", None) and key in ("status", "status_code", "response_status"):
+        return status
+    if t in ("integer", "number") and key in ("duration_ms", "duration", "time_ms", "timing"):
+        return 40 + (n * 37) % 400
+    return None
 
 
 def hiscore_value(name: str, t: str | None, ctx: ValueContext, n: int, rng: random.Random) -> Any:
@@ -3403,7 +3453,8 @@ def cluster_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ra
 # the value functions of the archetype sets that answer every field of their records (`_hint` asks them first)
 FAMILY_VALUES: dict[str, Callable[[str, str | None, "ValueContext", int, random.Random], Any]] = {
     "ledger": ledger_value, "cluster": cluster_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value, "exchange": exchange_value,
-    "solana": solana_value, "hiscore": hiscore_value, "meteo": meteo_value, "esports": esports_value}
+    "solana": solana_value, "hiscore": hiscore_value, "meteo": meteo_value, "esports": esports_value,
+    "http_request": http_request_value}
 
 
 def _nth(options: list[Any], n: int, sep: str = " ") -> Any:
@@ -3836,6 +3887,7 @@ FAMILY_STR.update({
     "standing": [({"team", "name", "club", "constructor"}, lambda r, c, p, n: c.shared(n, "team", lambda: _nth(_league(c).teams, n)))],
     "game": [({"home_team", "home", "home_name"}, lambda r, c, p, n: _fixture(c, n)[0]),
              ({"away_team", "away", "away_name", "opponent"}, lambda r, c, p, n: _fixture(c, n)[1]),
+             ({"team", "club"}, lambda r, c, p, n: _fixture(c, n)[0]),  # a team's game: the team is one of its two sides
              ({"venue", "stadium", "ballpark", "circuit"}, lambda r, c, p, n: f"{_fixture(c, n)[0].split()[0]} Park"),
              ({"status", "state"}, lambda r, c, p, n: r.choice(["Final", "Final", "Scheduled", "In progress"])),
              (NAMES | TEXTS, lambda r, c, p, n: f"{_fixture(c, n)[1]} at {_fixture(c, n)[0]}")],
