@@ -2431,23 +2431,6 @@ def test_a_platforms_hot_list_lists_headlines_and_a_team_game_has_two_sides() ->
                         for r in rows), rows
 
 
-def test_arguments_wrapped_in_a_requests_object_filter_as_if_given_one_by_one() -> None:
-    """Armor's `get_all_orders(get_all_orders_requests={status, limit})` answered the same for every
-    status (a world-model tool after the checks): the object wraps the filters. They filter now."""
-    req = {"type": "object", "properties": {"status": {"type": "string", "enum": ["OPEN", "FILLED", "FAILED"]}, "limit": {"type": "integer"}}}
-    tools = [_tool("get_all_orders", {"get_all_orders_requests": req}, ["get_all_orders_requests"], "Retrieve all limit and stop-loss orders."),
-             _tool("create_order", {"token": S, "amount": {"type": "number"}, "status": {"type": "string", "enum": ["OPEN", "FILLED", "FAILED"]}},
-                   ["token", "amount"], "Create a limit order.")]
-    env = Environment([build_service(infer_plan(_server("Armor Crypto", tools), "armor"))], seed=2)
-    got = {}
-    for status in ("OPEN", "FAILED"):
-        obs = env.step({"name": "armor__get_all_orders", "arguments": {"get_all_orders_requests": {"status": status, "limit": 50}}})
-        assert obs.ok, obs
-        got[status] = obs.data["items"]
-        assert all(o["status"] == status for o in got[status]), got[status]
-    assert got["OPEN"] or got["FAILED"], got
-
-
 def test_a_pages_requests_a_bridge_aggregators_bridges_and_a_portals_datasets_are_their_own_records() -> None:
     """Seed 48 drew three wrong answers: Playwright's `browser_network_requests` listed documents
     ("Request 1, as recorded."), LI.FI's `getSupportedBridges` listed token transfers with hashes, and

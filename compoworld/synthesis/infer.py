@@ -606,7 +606,7 @@ def _param_infos(tool: ToolIn) -> list[PInfo]:
     return out
 
 
-ENVELOPES = {"params", "parameters", "body", "data", "payload", "request", "requests", "input", "args", "arguments", "fields", "attributes",
+ENVELOPES = {"params", "parameters", "body", "data", "payload", "request", "input", "args", "arguments", "fields", "attributes",
              "properties", "updates", "changes", "values", "record", "item", "entity", "details", "info"}
 
 
@@ -633,7 +633,6 @@ def _lift_envelopes(t: TInfo) -> None:
         if not _envelope(t, p):
             out.append(p)
             continue
-        taken.discard(p.name)  # Armor's `swap_quote_requests={swap_quote_requests: [...]}`: the list inside keeps its name
         inner = ToolIn(name=t.tool.name, ident=t.tool.ident, description=t.tool.description,
                        input_schema={"type": "object", "properties": p.schema["properties"], "required": list(p.schema.get("required") or [])})
         for q in _param_infos(inner):
