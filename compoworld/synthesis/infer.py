@@ -1500,7 +1500,7 @@ def _kind_of_records(e: _Ent, service: str, fields: dict[str, FieldPlan], revers
         # "Search for packages (datasets) on Data.gov": an open-data portal's datasets, not code libraries with stars
         topic, tfields = "catalog_open_dataset", TOPIC_FIELDS["catalog_open_dataset"]
     if e.name == "request" and "network" in named and not e.owned:
-        topic, tfields = "http_request", TOPIC_FIELDS["http_request"]  # a page's network requests, not documents
+        topic, tfields = "catalog_http_request", TOPIC_FIELDS["catalog_http_request"]  # a page's network requests, not documents
     if e.name in HISCORE_NOUNS and (own_words | context) & GAME_WORDS:
         topic, tfields = "hiscore", HISCORE_TOPIC  # RuneScape's top rankings had been football clubs in a league table
     elif e.name in HOT_LIST_NOUNS and (own_words | context) & HOT_LIST_WORDS and not context & SPORTS_WORDS:

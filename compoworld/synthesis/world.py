@@ -837,7 +837,7 @@ GAS_TOPICS: dict[str, list[F]] = {
 }
 TOPIC_FIELDS.update(GAS_TOPICS)
 # archetypes that are a family of their own (their values come from FAMILY_STR and FAMILY_NUM under the topic's name)
-OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel", "assignment", "hiscore", "http_request"}
+OWN_FAMILY_TOPICS = frozenset(VENUE_TOPICS) | frozenset(INDEX_TOPICS) | frozenset(GAS_TOPICS) | {"country", "chat_channel", "assignment", "hiscore"}
 MARKET_INDEXES = [("^GSPC", "S&P 500", "SNP", "USD"), ("^DJI", "Dow Jones Industrial Average", "DJI", "USD"),
                   ("^IXIC", "NASDAQ Composite", "NASDAQ", "USD"), ("^RUT", "Russell 2000", "SNP", "USD"),
                   ("^FTSE", "FTSE 100", "LSE", "GBP"), ("^GDAXI", "DAX", "XETRA", "EUR"), ("^FCHI", "CAC 40", "EURONEXT", "EUR"),
@@ -970,6 +970,15 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("warehouse-and-retail-sales", "Warehouse and Retail Sales", "Montgomery County of Maryland", 4, "Public Domain", "2025-11-05"),
         ("fatality-analysis-reporting-system-fars", "Fatality Analysis Reporting System (FARS)", "National Highway Traffic Safety Administration", 8, "U.S. Government Work", "2025-07-22"),
         ("food-environment-atlas", "Food Environment Atlas", "Department of Agriculture", 3, "U.S. Government Work", "2025-06-30")]],
+    # what a browser's page loaded (Playwright's `browser_network_requests`): the page, its scripts, styles,
+    # images and API calls, each with a method, a status and a time, not a document "Request 1, as recorded."
+    "http_request": [dict(zip(("url", "method", "status", "resource_type", "duration_ms"), c)) for c in [
+        ("https://shop.halcyon.io/", "GET", 200, "document", 40), ("https://shop.halcyon.io/static/js/app.3f9c1e.js", "GET", 200, "script", 77),
+        ("https://shop.halcyon.io/static/css/main.8a21.css", "GET", 200, "stylesheet", 114), ("https://shop.halcyon.io/api/v1/session", "GET", 200, "xhr", 151),
+        ("https://shop.halcyon.io/images/logo.svg", "GET", 304, "image", 188), ("https://shop.halcyon.io/api/v1/events", "POST", 204, "fetch", 225),
+        ("https://shop.halcyon.io/fonts/inter-var.woff2", "GET", 200, "font", 262), ("https://shop.halcyon.io/api/v1/products?page=1", "GET", 200, "xhr", 299),
+        ("https://shop.halcyon.io/images/hero.webp", "GET", 200, "image", 336), ("https://shop.halcyon.io/api/v1/recommendations", "GET", 500, "xhr", 373),
+        ("https://www.googletagmanager.com/gtag/js", "GET", 200, "script", 410), ("https://shop.halcyon.io/api/v1/cart", "GET", 401, "xhr", 47)]],
     # the bridges a cross-chain aggregator (LI.FI) routes through: a protocol, not a transfer with a hash
     "bridge": [dict(zip(("key", "name", "supported_chains"), c)) for c in [
         ("stargate", "Stargate", 15), ("across", "Across", 9), ("hop", "Hop Protocol", 6), ("cbridge", "Celer cBridge", 24),
@@ -1283,36 +1292,6 @@ HISCORE_TOPIC: list[F] = [("rank", None, I), ("player", None, S), ("level", None
 GAMER_TAGS = ["Ember Wyrm", "Quartz Fox", "Iron Heron", "Mossy Pike", "Tidal Rune", "Slate Owl", "Copper Lynx", "Gale Drake",
               "Nimbus Elk", "Ashen Crow", "Frost Marten", "Cobalt Hare"]
 TOPIC_FIELDS["hiscore"] = HISCORE_TOPIC
-
-
-# What a browser's page loaded (Playwright's `browser_network_requests`): the page, its scripts, styles,
-# images and API calls, each with a method, a status and a time, not a document "Request 1, as recorded."
-HTTP_REQUEST_TOPIC: list[F] = [("url", "url", S), ("method", None, S), ("status", None, I), ("resource_type", None, S),
-                               ("duration_ms", None, I)]
-TOPIC_FIELDS["http_request"] = HTTP_REQUEST_TOPIC
-PAGE_REQUESTS = [("GET", "document", "/", 200), ("GET", "script", "/static/js/app.3f9c1e.js", 200),
-                 ("GET", "stylesheet", "/static/css/main.8a21.css", 200), ("GET", "xhr", "/api/v1/session", 200),
-                 ("GET", "image", "/images/logo.svg", 304), ("POST", "fetch", "/api/v1/events", 204),
-                 ("GET", "font", "/fonts/inter-var.woff2", 200), ("GET", "xhr", "/api/v1/products?page=1", 200),
-                 ("GET", "image", "/images/hero.webp", 200), ("GET", "xhr", "/api/v1/recommendations", 500),
-                 ("GET", "script", "https://www.googletagmanager.com/gtag/js", 200), ("GET", "xhr", "/api/v1/cart", 401)]
-
-
-def http_request_value(name: str, t: str | None, ctx: ValueContext, n: int, rng: random.Random) -> Any:
-    """Field `name` of the `n`th request a page made: its own method, kind, address and status."""
-    method, kind, path, status = PAGE_REQUESTS[n % len(PAGE_REQUESTS)]
-    key = snake(name)
-    if t in ("string", None) and key in ("url", "uri", "request_url"):
-        return path if path.startswith("http") else f"https://{_company_of(rng, ctx, 0).domain}{path}"
-    if t in ("string", None) and key in ("method", "http_method"):
-        return method
-    if t in ("string", None) and key in ("resource_type", "type", "kind"):
-        return kind
-    if t in ("integer", "number", None) and key in ("status", "status_code", "response_status"):
-        return status
-    if t in ("integer", "number") and key in ("duration_ms", "duration", "time_ms", "timing"):
-        return 40 + (n * 37) % 400
-    return None
 
 
 def hiscore_value(name: str, t: str | None, ctx: ValueContext, n: int, rng: random.Random) -> Any:
@@ -3453,8 +3432,7 @@ def cluster_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: ra
 # the value functions of the archetype sets that answer every field of their records (`_hint` asks them first)
 FAMILY_VALUES: dict[str, Callable[[str, str | None, "ValueContext", int, random.Random], Any]] = {
     "ledger": ledger_value, "cluster": cluster_value, "research": research_value, "chembl": chembl_value, "catalog": catalog_value, "exchange": exchange_value,
-    "solana": solana_value, "hiscore": hiscore_value, "meteo": meteo_value, "esports": esports_value,
-    "http_request": http_request_value}
+    "solana": solana_value, "hiscore": hiscore_value, "meteo": meteo_value, "esports": esports_value}
 
 
 def _nth(options: list[Any], n: int, sep: str = " ") -> Any:
