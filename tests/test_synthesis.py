@@ -2453,3 +2453,101 @@ def test_a_pages_requests_a_bridge_aggregators_bridges_and_a_portals_datasets_ar
     env = Environment([build_service(infer_plan(gov, "data_gov"))], seed=1)
     found = env.step({"name": "data_gov__package_search", "arguments": {"q": "earthquake"}}).data["items"]
     assert [d["title"] for d in found] == ["USGS Earthquake Catalog"] and found[0]["organization"] == "U.S. Geological Survey", found
+
+
+def test_a_docstring_documents_the_arguments_its_schema_leaves_bare() -> None:
+    """MLB's `get_top_prospects(team, player_type)` says in its docstring what each argument is
+    (`playerType: Either "pitchers" or "batters".`) while the schema gives only names: the parameter's
+    description is the docstring's, what the prospects' type holds is one of the values it names (it had
+    been "forecast" and "webinar"), and a filter by one of them answers only those."""
+    desc = ("Retrieves the top prospects by team or leaguewide.\n\n    ARGUMENTS\n    team: The team name. If not specified,\n"
+            "        the function will return leaguewide top prospects.\n    playerType: Either \"pitchers\" or \"batters\".\n"
+            "        If not specified, both.\n")
+    props = {"team": {"anyOf": [S, {"type": "null"}], "default": None}, "player_type": {"anyOf": [S, {"type": "null"}], "default": None}}
+    srv = _server("MLB Stats", [_tool("get_top_prospects", props, [], desc)])
+    schema = srv.tools[0].input_schema["properties"]
+    assert schema["player_type"]["description"] == 'Either "pitchers" or "batters". If not specified, both.'
+    assert schema["team"]["description"].startswith("The team name. If not specified, the function will return")
+    env = Environment([build_service(infer_plan(srv, "mlb"))], seed=1)
+    every = env.step({"name": "mlb__get_top_prospects", "arguments": {}}).data["items"]
+    assert {p["player_type"] for p in every} == {"pitchers", "batters"}, every
+    pitchers = env.step({"name": "mlb__get_top_prospects", "arguments": {"player_type": "pitchers"}}).data["items"]
+    assert pitchers and {p["player_type"] for p in pitchers} == {"pitchers"}
+
+
+def test_an_index_quote_is_the_index_and_a_days_move_is_a_few_percent() -> None:
+    """FMP's `getAllIndexQuotes()` had listed Oracle, Ethereum and Meta: the quotes of a service's market
+    indexes are the indexes (the S&P 500 at its level), and a `change_percent` moves a few percent either
+    way rather than anywhere in 0-100."""
+    sym = {"symbol": {"type": "string", "description": "Index symbol (e.g., ^GSPC)"}}
+    srv = _server("Financial Modeling Prep", [
+        _tool("getIndexList", {}, [], "Retrieve a comprehensive list of stock market indexes"),
+        _tool("getIndexQuote", sym, ["symbol"], "Access real-time stock index quotes"),
+        _tool("getAllIndexQuotes", {"short": {"type": "boolean"}}, [], "Real-time quotes for a wide range of stock indexes"),
+        _tool("getQuote", sym, ["symbol"], "Access real-time stock quotes"),
+        _tool("getStockPriceChange", sym, ["symbol"], "Track stock price fluctuations")])
+    env = Environment([build_service(infer_plan(srv, "fmp"))], seed=1)
+    quotes = env.step({"name": "fmp__getAllIndexQuotes", "arguments": {}}).data["items"]
+    assert {"^GSPC", "^DJI"} <= {q["symbol"] for q in quotes} and all(q["symbol"].startswith("^") for q in quotes), quotes
+    assert all(-5 <= q["change_percent"] <= 5 for q in quotes), quotes
+    one = env.step({"name": "fmp__getIndexQuote", "arguments": {"symbol": "^GSPC"}})
+    assert one.ok and one.data["name"] == "S&P 500", one
+    stock = env.step({"name": "fmp__getQuote", "arguments": {"symbol": "AAPL"}})
+    assert stock.ok and not stock.data["symbol"].startswith("^"), stock
+
+
+def test_an_updates_add_and_remove_change_the_records_list_and_nothing_else() -> None:
+    """Gmail's `modify_message(id, addLabelIds, removeLabelIds)`: the labels given go into (or out of) the
+    message's `label_ids`, which its reads show; the message had instead carried `add_label_ids` and kept
+    its old labels. A label that does not exist is not found and changes nothing."""
+    ids = {"type": "array", "items": S}
+    srv = _server("Gmail", [
+        _tool("create_label", {"name": S}, ["name"], "Create a label"),
+        _tool("send_message", {"to": S, "subject": S, "body": S, "labelIds": ids}, ["to", "subject", "body"], "Send an email"),
+        _tool("get_message", {"id": S}, ["id"], "Get a message"),
+        _tool("modify_message", {"id": S, "addLabelIds": ids, "removeLabelIds": ids}, ["id"], "Modify the labels on a message")])
+    plan = infer_plan(srv, "gmail")
+    roles = {p.name: (p.role, p.field) for p in next(t for t in plan.tools if t.name == "modify_message").params}
+    assert roles["addLabelIds"] == ("add", "label_ids") and roles["removeLabelIds"] == ("remove", "label_ids"), roles
+    assert not {"add_label_ids", "remove_label_ids"} & {f.name for e in plan.entities for f in e.fields}
+    env = Environment([build_service(plan)], seed=1)
+    a = env.step({"name": "gmail__create_label", "arguments": {"name": "Invoices"}}).data["id"]
+    b = env.step({"name": "gmail__create_label", "arguments": {"name": "Urgent"}}).data["id"]
+    msg = env.step({"name": "gmail__send_message", "arguments": {"to": "ana@example.com", "subject": "Hi", "body": "x", "labelIds": [a]}}).data
+    out = env.step({"name": "gmail__modify_message", "arguments": {"id": msg["id"], "addLabelIds": [b], "removeLabelIds": [a]}})
+    assert out.ok and out.data["label_ids"] == [b], out
+    assert env.step({"name": "gmail__get_message", "arguments": {"id": msg["id"]}}).data["label_ids"] == [b]
+    bad = env.step({"name": "gmail__modify_message", "arguments": {"id": msg["id"], "addLabelIds": ["label_9999"], "removeLabelIds": [b]}})
+    assert not bad.ok and "label_9999" in bad.error
+    assert env.step({"name": "gmail__get_message", "arguments": {"id": msg["id"]}}).data["label_ids"] == [b]
+
+
+def test_an_apps_permissions_and_a_documents_conversion_are_what_they_say() -> None:
+    """Seed 49 drew Google Play's permissions as documents ("Permission 6, as recorded.") and seed 48
+    Pandoc's `convert_contents` answering one document whatever it was given. An app's permissions are
+    Android's, with their group; a conversion converts Markdown, HTML and text, and refuses in one line
+    a format it cannot write."""
+    srv = _server("App Market Intelligence", [
+        _tool("google-play-permissions", {"appId": S, "country": {"type": "string", "default": "us"}, "short": {"type": "boolean"}}, ["appId"],
+              "Get permissions required by a Google Play app. Returns a list of permissions with:\n- permission: Description of the "
+              "permission (e.g., 'modify storage contents')\n- type: Permission category (e.g., 'Storage', 'Network')"),
+        _tool("google-play-details", {"appId": S}, ["appId"], "Get detailed information about a Google Play app")])
+    srv.description = "Analyze data from the Apple App Store and Google Play Store to gain insights about apps."
+    env = Environment([build_service(infer_plan(srv, "apps"))], seed=1)
+    perms = env.step({"name": "apps__google_play_permissions", "arguments": {"appId": "com.spotify.music"}}).data["items"]
+    assert perms and all(p["type"] in ("Network communication", "Camera", "Microphone", "Location", "Storage", "Contacts", "Other", "Identity")
+                         and "as recorded" not in p["permission"] for p in perms), perms
+    fmt = {"type": "string", "enum": ["markdown", "html", "pdf", "txt"], "default": "markdown"}
+    pandoc = _server("Pandoc", [_tool("convert-contents", {"contents": S, "input_format": fmt, "output_format": fmt, "output_file": S}, [],
+                                      "Converts content between different formats.")])
+    env = Environment([build_service(infer_plan(pandoc, "pandoc"))], seed=1)
+
+    def convert(args: dict[str, Any]) -> Any:
+        return env.step({"name": "pandoc__convert_contents", "arguments": args})
+
+    assert convert({"contents": "# Plan\n\nShip **now**.", "output_format": "html"}).data["content"] == \
+        "<h1>Plan</h1>\n<p>Ship <strong>now</strong>.</p>\n"
+    assert convert({"contents": "<h2>A</h2><p>b <em>c</em></p>", "input_format": "html", "output_format": "markdown"}).data["content"] == "## A\n\nb *c*"
+    assert convert({"contents": "# Plan\n\n- one\n- two", "output_format": "txt"}).data["content"] == "Plan\n\n- one\n- two"
+    pdf = convert({"contents": "x", "output_format": "pdf", "output_file": "/tmp/x.pdf"})
+    assert not pdf.ok and pdf.error.splitlines() == [pdf.error] and "markdown, html, text" in pdf.error

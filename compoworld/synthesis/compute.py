@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from compoworld.canonical import TIMESTAMP_FORMAT
 from compoworld.services.tool import ToolError
 from compoworld.synthesis.clinical import FORMULAS as CLINICAL, clinical_formula
+from compoworld.synthesis.convert import convert, format_of
 from compoworld.synthesis.world import USD_VALUE, rng_for
 
 NUM = {"type": "number"}
@@ -564,6 +565,21 @@ def _text_case(kind: str) -> Callable[[Call], dict[str, Any]]:
     return run
 
 
+CONTENT_PARAMS = ("contents", "content", "text", "input", "source", "markdown", "html", "document", "body")
+FROM_FORMAT = ("input_format", "from_format", "source_format", "from", "format_from")
+TO_FORMAT = ("output_format", "to_format", "target_format", "to", "format_to", "format")
+
+
+def _document_convert(c: Call) -> dict[str, Any]:
+    """Pandoc's `convert_contents(contents, input_format, output_format)`: the contents in the other format."""
+    source = c.named(*CONTENT_PARAMS)
+    if not isinstance(source, str) or not source.strip():
+        raise ToolError(f"give the contents to convert ({' or '.join(p for p in c.order if p.lower() in CONTENT_PARAMS) or 'contents'})")
+    src = format_of(c.named(*FROM_FORMAT), "markdown")
+    dst = format_of(c.named(*TO_FORMAT), "markdown")  # Pandoc's default
+    return {"input_format": src, "output_format": dst, "content": convert(source, src, dst)}
+
+
 def _count(c: Call) -> dict[str, Any]:
     t = c.text(("text", "input", "content", "string", "document"))
     return {"characters": len(t), "characters_no_spaces": len(re.sub(r"\s", "", t)), "words": len(t.split()),
@@ -856,6 +872,7 @@ COMPUTATIONS: dict[str, Computation] = {
        for k in ("base64", "url", "hex", "html") for d in ("encode", "decode")},
     **{f"case_{k}": Computation(f"case_{k}", _obj(input=STR, result=STR), _text_case(k))
        for k in ("upper", "lower", "title", "capitalize", "reverse", "trim", "slug")},
+    "document_convert": Computation("document_convert", _obj(input_format=STR, output_format=STR, content=STR), _document_convert),
     "count_text": Computation("count_text", _obj(characters=INT, characters_no_spaces=INT, words=INT, lines=INT, sentences=INT), _count),
     "json": Computation("json", _obj(valid=BOOL, error=STR, formatted=STR), _json_tool),
     **{f"validate_{k}": Computation(f"validate_{k}", _obj(value=STR, kind=STR, valid=BOOL), _validate(k)) for k in _VALIDATORS},
@@ -985,6 +1002,10 @@ def recognize(tokens: set[str], verb: str | None, params: dict[str, str | None],
         return "base_convert"
     if t & {"color", "colour"} and t & {"convert", "hex", "rgb"}:
         return "color"
+    # the name says it converts (a description's "Convert text to speech" is no document's conversion)
+    if tokens & {"convert", "conversion", "converter"} and not tokens & {"speech", "audio", "voice", "sound", "image", "video"} \
+            and pn & set(CONTENT_PARAMS) and pn & {"output_format", "to_format", "target_format"}:
+        return "document_convert"  # Pandoc's `convert_contents`: text from one document format into another
     if len(params) == 1 and epoch_conversion(t, pn):  # one value, from or to a Unix timestamp
         only = next(iter(params.values()))
         if (only in ("number", "integer") or (only == "array" and numeric_arrays)) and t & {"date", "datetime", "convert", "format", "time"}:

@@ -730,6 +730,32 @@ def _numbers(v: Any) -> list[float]:
     return [float(x) for x in _scalars(v) if isinstance(x, (int, float)) and not isinstance(x, bool)]
 
 
+def _admits(schema: Any, value: Any) -> bool:
+    """Whether a parameter's enum (if it has one) lists `value`."""
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    return not isinstance(enum, list) or value in enum
+
+
+def _check_document_convert(env: Environment, svc: str, name: str, props: dict[str, Any], content: str, to_format: str, rec: _Rec) -> None:
+    """A converter of documents writes what it was given in the format asked for: a Markdown heading and
+    bold words come out as HTML's `<h1>` and `<strong>`, and as plain text without the marks."""
+    from_format = _pick(props, ("input_format", "from_format", "source_format"))
+    source = "# Quarterly plan\n\nShip the **new** checkout by Friday."
+    problems = []
+    for fmt, want, unwanted in (("html", ("<h1>Quarterly plan</h1>", "<strong>new</strong>"), ("**",)),
+                                ("txt", ("Quarterly plan", "Ship the new checkout by Friday."), ("**", "#", "<"))):
+        if not _admits(props[to_format], fmt):
+            fmt = "plain" if fmt == "txt" else fmt
+        args = {content: source, to_format: fmt, **({from_format: "markdown"} if from_format else {})}
+        obs = _call(env, svc, name, args)
+        text = " ".join(str(x) for x in _scalars(obs.data)) if obs.ok else ""
+        if not obs.ok:
+            problems.append(f"markdown to {fmt}: {obs.error}")
+        elif not all(w in text for w in want) or any(u in text.replace(source, "") for u in unwanted):
+            problems.append(f"markdown to {fmt}: expected {want}, got {text[:80]!r}")
+    rec.add("computation", name, "fail" if problems else "pass", "; ".join(problems))
+
+
 def _check_computation(env: Environment, svc: str, name: str, spec: ToolSpec, tool: ToolIn, rec: _Rec) -> None:
     if spec.kind == "world_model":
         return
@@ -742,6 +768,13 @@ def _check_computation(env: Environment, svc: str, name: str, spec: ToolSpec, to
     formula = clinical_formula(set(words(tool.name)), set(props))
     if formula is not None:
         _check_clinical(env, svc, name, spec, formula, rec)
+        return
+    to_format = _pick(props, ("output_format", "to_format", "target_format"))
+    content = _pick(props, ("contents", "content", "text", "input", "markdown", "source"))
+    # named for a conversion into documents' formats (ElevenLabs' `text_to_speech` converts text to mp3: no document)
+    if to_format and content and set(words(tool.name)) & {"convert", "conversion", "converter"} \
+            and (_admits(props[to_format], "html") or _admits(props[to_format], "markdown")):
+        _check_document_convert(env, svc, name, props, content, to_format, rec)
         return
     arrays = [p for p, s in props.items() if main_type(s) == "array" and main_type(s.get("items") or {}) in ("number", "integer")]
     if arrays and ws & {"statistics", "stats", "mean", "average", "median", "stdev", "deviation", "variance"}:

@@ -246,6 +246,7 @@ class TInfo:
     git: str | None = None  # the command a tool of a git client runs on its repository (git.py)
     tensor: str | None = None  # the command a tool of a tensor store runs on its named tensors (tensor.py)
     counts: bool = False  # named for a count of its records (`count_documents`, `get_transaction_count`): `_counts`
+    edits: dict[int, tuple[str, str]] = field(default_factory=dict)  # id(param) -> ("add" | "remove", list field): `_list_edits`
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -870,6 +871,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
     _searches_find_the_services_records(infos)
     _searches_list(infos)
     _price_histories(infos)
+    _index_quotes(infos)
     _thinking_tools(infos)
     _makes_records(infos)
     _browser_session(infos)
@@ -905,6 +907,7 @@ def infer_plan(server: ServerSpec, service_name: str) -> ServicePlan:
             continue
         e = ents.setdefault(t.entity, _Ent(t.entity))
         _collect_fields(t, e)
+    _list_edits(infos, ents)
     plans_e: dict[str, EntityPlan] = {}
     reserved = {ACTION_LOG, SIMULATIONS, SQL_TABLES}
     context = frozenset(server_words | set(words(server.description or "")))  # what the service says of itself
@@ -1396,6 +1399,17 @@ def _price_histories(infos: list[TInfo]) -> None:
             t.head = PRICE_HISTORY
 
 
+def _index_quotes(infos: list[TInfo]) -> None:
+    """FMP's `getIndexQuote(symbol)` and `getAllIndexQuotes()`: a quote of a market index is the index's
+    own level, read from the indexes the service lists (`getIndexList`), not one of the stock quotes
+    (`getAllIndexQuotes` had listed Oracle, Ethereum and Meta)."""
+    if not any(t.head == "index" for t in infos):
+        return
+    for t in infos:
+        if t.head == "quote" and "index" in {singular(m) for m in t.mods}:
+            t.head = "index"
+
+
 # when a record started or ended, by the names a bound may give it (Airflow's `start_date_gte` bounds a
 # run's `started_at`; it had filtered nothing)
 _WHEN_FIELDS = {"start": ("started_at", "starts_at", "start_time", "start_date"), "end": ("ended_at", "ends_at", "end_time", "end_date")}
@@ -1634,6 +1648,31 @@ def _prefix(entity: str, taken: list[str]) -> str:
 
 # -- tool plans -------------------------------------------------------------------------------
 
+_EDIT = re.compile(r"^(add|remove)_(\w+)$")
+
+
+def _list_edits(infos: list[TInfo], ents: dict[str, _Ent]) -> None:
+    """Gmail's `modify_message(id, addLabelIds, removeLabelIds)`: an update's `add_X` / `remove_X` adds
+    values to or takes them out of the record's list `X`, which other tools read (`label_ids`). They are
+    no fields of their own: a message had carried `add_label_ids` and kept its old labels."""
+    for t in infos:
+        e = ents.get(t.entity or "")
+        if t.op != "update" or e is None:
+            continue
+        for p in t.params:
+            m = _EDIT.match(p.snake)
+            target = e.fields.get(m.group(2)) if m else None
+            if m and target is not None and (target.shape.get("type") == "array" or "array" in (target.shape.get("type") or [])):
+                t.edits[id(p)] = (m.group(1), m.group(2))
+    edited = {p.snake for t in infos for p in t.params if id(p) in t.edits}
+    for t in infos:  # the edits' own names stay fields only where another tool gives them as values
+        if any(p.snake in edited and id(p) not in t.edits for p in t.params):
+            edited -= {p.snake for p in t.params}
+    for e in ents.values():
+        for name in edited & set(e.fields):
+            del e.fields[name]
+
+
 def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
     from compoworld.synthesis.shapes import output_schema
 
@@ -1655,6 +1694,12 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
             continue
         if p is t.items:
             params.append(ParamPlan(name=p.name, role="items"))
+            continue
+        if id(p) in t.edits:
+            how, lst = t.edits[id(p)]
+            ref = ref_ids.get(id(p))
+            rc = ents.get(ref[1]) if ref else None
+            params.append(ParamPlan(name=p.name, role=how, field=lst, collection=rc.collection if rc else None, within=p.within))  # type: ignore[arg-type]
             continue
         if id(p) in ref_ids:
             f, r = ref_ids[id(p)]
@@ -1680,7 +1725,7 @@ def _tool_plan(t: TInfo, ents: dict[str, EntityPlan], service: str) -> ToolPlan:
         for pp in params:  # `list_directory(path)` lists what lies in the path, not the record at it
             if pp.field == "path" and pp.role in ("filter", "key"):
                 pp.role = "directory"
-    if t.op == "update" and not any(pp.role in ("field", "ref", "items") for pp in params) \
+    if t.op == "update" and not any(pp.role in ("field", "ref", "items", "add", "remove") for pp in params) \
             and not (any(pp.role == "key" for pp in params) and _selects(t, params)):
         # nothing it is given is a value to set (Kong's `update_service()` with no arguments, Firestore's
         # `server_timestamp(documentPath, fields)`): an action on the record it names, logged, not an update

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from compoworld.canonical import canonical_bytes
 from compoworld.errors import UserError
 from compoworld.synthesis.naming import tool_identifier
-from compoworld.synthesis.schema import SchemaProblem, inline_refs, meta_errors, normalize_input_schema, upgrade_draft
+from compoworld.synthesis.schema import SchemaProblem, documented_params, inline_refs, meta_errors, normalize_input_schema, upgrade_draft
 
 MAX_NAME = 128  # MCP clients accept 1-128 characters; longer names are rejected, 64+ are shortened on compile
 # The corpus ships in the repository, beside the package: found from this file, so a clone and an
@@ -346,8 +346,9 @@ def _normalize_tool(raw: Any, idx: int) -> tuple[ToolIn | None, tuple[str, str, 
     else:
         out_schema = None
     desc = raw.get("description")
-    return ToolIn(name=name, ident=tool_identifier(name), description=desc.strip() if isinstance(desc, str) else "",
-                  input_schema=schema, output_schema=out_schema, annotations=_annotations(raw.get("annotations"))), None
+    desc = desc.strip() if isinstance(desc, str) else ""
+    return ToolIn(name=name, ident=tool_identifier(name), description=desc, input_schema=documented_params(schema, desc),
+                  output_schema=out_schema, annotations=_annotations(raw.get("annotations"))), None
 
 
 def _server(rec: Any, key: str, fname: str) -> tuple[ServerSpec | None, list[Rejection]]:

@@ -21,6 +21,7 @@ ParamRole = Literal[
     "directory",  # the directory whose entries a listing shows (`list_directory(path)`; filesystem.py)
     "limit", "offset", "page", "cursor", "sort", "order",
     "items",  # a batch create's list of records, one per item (`create_entities(entities=[...])`)
+    "add", "remove",  # values an update adds to (takes out of) the record's list field (Gmail's `addLabelIds`)
     "arg",  # an input of a computation, lookup or action
     "option",  # changes presentation only; ignored
 ]

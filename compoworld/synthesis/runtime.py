@@ -360,7 +360,7 @@ class CompiledService(Service):
     # -- operations -----------------------------------------------------------------------------
     def _check_refs(self, t: ToolPlan, args: dict[str, Any]) -> None:
         for p in t.params:
-            if p.role != "ref" or p.name not in args or args[p.name] is None or not p.collection:
+            if p.role not in ("ref", "add") or p.name not in args or args[p.name] is None or not p.collection:
                 continue
             parent = self._ents.get(p.collection)
             if parent is None or parent.world:
@@ -584,11 +584,12 @@ class CompiledService(Service):
         table = self.db[e.collection]
         self._check_refs(t, args)
         changes = {p.field: args[p.name] for p in t.params if p.role in ("field", "ref") and p.field and p.name in args}
+        edits = [p for p in t.params if p.role in ("add", "remove") and p.field and args.get(p.name) is not None]
         keyed = any(p.role == "key" for p in t.params)
-        fields = [p.name for p in t.params if p.role in ("field", "ref")]
+        fields = [p.name for p in t.params if p.role in ("field", "ref", "add", "remove")]
         if not fields and keyed:
             return self._select(t, e, args)
-        if not changes:
+        if not changes and not edits:
             raise ToolError(f"nothing to update: give at least one of {', '.join(fields)}")
         if not keyed and len(table) == 0:
             return self._create(t, e, args)
@@ -600,6 +601,10 @@ class CompiledService(Service):
             row = self._locate(t, e, args, derive=False)
         if "id" in changes:
             changes.pop("id")
+        for p in edits:  # `addLabelIds` / `removeLabelIds`: the record's list with those values in or out
+            given = args[p.name] if isinstance(args[p.name], list) else [args[p.name]]
+            current = list(changes.get(p.field, row.get(p.field)) or [])
+            changes[p.field] = current + [v for v in given if v not in current] if p.role == "add" else [v for v in current if v not in given]
         for p in t.params:  # a move or rename gives the record a key no other record holds
             if p.role == "key" and p.field in changes and changes[p.field] != row.get(p.field) and \
                     _find(table, [(p.name, p.field, changes[p.field])]) is not None:

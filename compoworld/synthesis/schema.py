@@ -363,7 +363,44 @@ def normalize_input_schema(raw: Any) -> dict[str, Any]:
     return schema
 
 
-_EXAMPLE_CUE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|examples?:)[,:]?\s*", re.I)
+# A Python server's docstring documents its arguments in the tool's description ("ARGUMENTS\n    team:
+# The team name ...\n    playerType: Either "pitchers" or "batters".") while the schema says only the
+# name: the line that names a parameter (as it is spelled or in camelCase, "- name (type):" too) and the
+# lines indented under it are that parameter's description.
+_ARG_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:[-*][ \t]+)?`?(?P<name>[A-Za-z_][\w-]*)`?[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*:[ \t]*(?P<text>\S.*)$")
+
+
+def _camel(name: str) -> str:
+    return re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+
+
+def documented_params(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    """The schema with each undescribed top-level parameter given the description the tool's
+    docstring writes for it; parameters the schema describes keep their own words."""
+    props = schema.get("properties")
+    if not isinstance(props, dict) or not description:
+        return schema
+    bare = {k for k, v in props.items() if isinstance(v, dict) and not v.get("description")}
+    if not bare:
+        return schema
+    spelled = {alias: k for k in bare for alias in (k, _camel(k))}
+    lines, docs = description.splitlines(), {}
+    for i, line in enumerate(lines):
+        m = _ARG_LINE.match(line)
+        if m is None or m.group("name") not in spelled or spelled[m.group("name")] in docs:
+            continue
+        indent, text = len(m.group("indent").expandtabs()), [m.group("text").strip()]
+        for more in lines[i + 1:]:
+            if not more.strip() or len(more) - len(more.lstrip()) <= indent:
+                break
+            text.append(more.strip())
+        docs[spelled[m.group("name")]] = " ".join(text)
+    if not docs:
+        return schema
+    return {**schema, "properties": {k: ({**v, "description": docs[k]} if k in docs else v) for k, v in props.items()}}
+
+
+_EXAMPLE_CUE = re.compile(r"\b(?:e\.\s?g\.?|for example|for instance|such as|examples?:|either|one of)[,:]?\s*", re.I)
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
 # "permission level (view / control / modify / grant / admin)": the values, listed between slashes
 _SLASH_LIST = re.compile(r"\(\s*([\w.-]+(?:\s*/\s*[\w.-]+){2,})\s*\)")

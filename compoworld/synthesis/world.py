@@ -825,7 +825,9 @@ TOPIC_FIELDS.update(VENUE_TOPICS)
 # for each index") or a search engine's or database's store of documents (Elasticsearch's
 # `list_indices`, Redis's `get_indexes`); both had been ops metrics ("Index 12" at 1,891.04 GB).
 INDEX_TOPICS: dict[str, list[F]] = {
-    "market_index": [("symbol", None, S), ("name", None, S), ("exchange", None, S), ("currency", None, S)],
+    # an index's level with its day's move: the index quotes (`getIndexQuote`) read the indexes themselves
+    "market_index": [("symbol", None, S), ("name", None, S), ("exchange", None, S), ("currency", None, S), ("price", None, N),
+                     ("change_percent", None, N)],
     "search_index": [("name", None, S), ("health", None, S), ("docs_count", None, I), ("size_bytes", None, I)],
 }
 TOPIC_FIELDS.update(INDEX_TOPICS)
@@ -979,6 +981,14 @@ CATALOGS: dict[str, list[dict[str, Any]]] = {
         ("https://shop.halcyon.io/fonts/inter-var.woff2", "GET", 200, "font", 262), ("https://shop.halcyon.io/api/v1/products?page=1", "GET", 200, "xhr", 299),
         ("https://shop.halcyon.io/images/hero.webp", "GET", 200, "image", 336), ("https://shop.halcyon.io/api/v1/recommendations", "GET", 500, "xhr", 373),
         ("https://www.googletagmanager.com/gtag/js", "GET", 200, "script", 410), ("https://shop.halcyon.io/api/v1/cart", "GET", 401, "xhr", 47)]],
+    # what an Android app asks to do (Google Play's permissions of an app): a permission with its group,
+    # not a document ("Permission 6, as recorded.")
+    "app_permission": [dict(zip(("permission", "type"), c)) for c in [
+        ("full network access", "Network communication"), ("view network connections", "Network communication"),
+        ("take pictures and videos", "Camera"), ("record audio", "Microphone"), ("access precise location only in the foreground", "Location"),
+        ("read the contents of your shared storage", "Storage"), ("modify or delete the contents of your shared storage", "Storage"),
+        ("read your contacts", "Contacts"), ("run at startup", "Other"), ("prevent phone from sleeping", "Other"),
+        ("receive data from Internet", "Other"), ("find accounts on the device", "Identity")]],
     # the bridges a cross-chain aggregator (LI.FI) routes through: a protocol, not a transfer with a hash
     "bridge": [dict(zip(("key", "name", "supported_chains"), c)) for c in [
         ("stargate", "Stargate", 15), ("across", "Across", 9), ("hop", "Hop Protocol", 6), ("cbridge", "Celer cBridge", 24),
@@ -1224,6 +1234,7 @@ CATALOG_OF: list[tuple[frozenset[str], frozenset[str], str]] = [
     (CTI_WORDS, frozenset({"definition", "marking"}), "cti_marking"),
     (CTI_WORDS, frozenset({"connector"}), "cti_connector"),
     (frozenset({"lifi", "bridge", "bridges"}), frozenset({"bridge"}), "bridge"),
+    (frozenset({"play", "android", "playstore"}), frozenset({"permission"}), "app_permission"),
     (MARKET_WORDS, frozenset({"sector"}), "market_sector"),
     (MARKET_WORDS, frozenset({"industry"}), "market_industry"),
 ]
@@ -1237,7 +1248,8 @@ def catalog_of(service_words: set[str], entity: str) -> str | None:
 
 
 # what a catalog's records are called by, for a `name` or `title` field (an F1 result's driver is a person, not a key)
-CATALOG_NAMES = ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome", "industry", "sector", "definition")
+CATALOG_NAMES = ("name", "title", "circuit_name", "driver", "name_simple", "reciter_name", "nome", "industry", "sector", "definition",
+                 "permission")
 
 
 def catalog_value(name: str, t: str | None, ctx: "ValueContext", n: int, rng: random.Random) -> Any:
@@ -2648,6 +2660,8 @@ def _number(toks: set[str], t: str, rng: random.Random) -> float | int:
     if toks & {"price", "amount", "cost", "total", "budget", "salary", "balance", "fee", "revenue", "value"}:
         v = round(rng.uniform(5, 5000), 2)
         return int(v) if integer else v
+    if toks & {"change", "changes"} and toks & {"percent", "percentage", "pct"}:
+        return round(rng.uniform(-5, 5), 2)  # a day's move is a few percent either way, not a share of 0-100
     if toks & {"percent", "percentage", "pct", "humidity", "probability", "progress"}:
         return rng.randint(0, 100) if integer else round(rng.uniform(0, 100), 1)
     if toks & {"rating", "stars", "score"}:
@@ -2796,7 +2810,9 @@ _NAME_STR: list[tuple[set[str], Callable[[random.Random, ValueContext, Any, int]
     ({"date", "day", "deadline", "due", "birthday", "since", "until"}, lambda r, c, p, n: _day(c, r, -90, 60).date().isoformat()),
     ({"time", "timestamp", "datetime", "at"}, lambda r, c, p, n: format_timestamp(_day(c, r, -90, 60))),
     ({"status", "state"}, lambda r, c, p, n: r.choice(["open", "active", "pending", "closed"])),
-    ({"type", "kind", "category", "tag", "topic", "group"}, lambda r, c, p, n: r.choice(WORDS)),
+    # a record's type says nothing the spec does not: no business word ("forecast") in a prospect or an error group
+    ({"type", "kind", "category", "group"}, lambda r, c, p, n: r.choice(CATEGORIES)),
+    ({"tag", "topic"}, lambda r, c, p, n: r.choice(WORDS)),
     ({"currency"}, lambda r, c, p, n: r.choice(CURRENCIES)),
     ({"author", "assignee", "owner", "creator", "sender", "recipient", "manager", "person"}, _person),
     ({"company", "organization", "org", "organisation", "employer", "brand"}, _company),
