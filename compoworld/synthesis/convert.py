@@ -31,6 +31,9 @@ def format_of(name: Any, default: str) -> str:
     return FORMATS[key]
 
 
+_INLINE = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}  # Markdown's marks of HTML's inline tags
+
+
 class _Html(HTMLParser):
     """HTML read as Markdown or as text: headings, paragraphs, lists, emphasis and links."""
 
@@ -47,7 +50,7 @@ class _Html(HTMLParser):
             elif tag == "br":
                 self.out.append("\n")
             return
-        marks = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "li": "\n- ", "br": "  \n"}
+        marks = {**_INLINE, "li": "\n- ", "br": "  \n"}
         if re.fullmatch(r"h[1-6]", tag):
             self.out.append("#" * int(tag[1]) + " ")
         elif tag == "a":
@@ -57,8 +60,8 @@ class _Html(HTMLParser):
             self.out.append(marks[tag])
 
     def handle_endtag(self, tag: str) -> None:
-        if self.markdown and tag in ("strong", "b", "em", "i", "code"):
-            self.out.append({"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}[tag])
+        if self.markdown and tag in _INLINE:
+            self.out.append(_INLINE[tag])
         elif self.markdown and tag == "a":
             self.out.append(f"]({self.href})")
         elif tag in ("p", "div", "pre", "blockquote") or re.fullmatch(r"h[1-6]", tag):
